@@ -1,0 +1,53 @@
+package io.portshare.runtime;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.healthchecks.Status;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.healthchecks.HealthCheckHandler;
+import io.vertx.micrometer.PrometheusScrapingHandler;
+
+/**
+ * The admin HTTP server, on its own port and event loop: {@code /health/live},
+ * {@code /health/ready} (down while starting or draining) and {@code /metrics} (Prometheus text).
+ */
+final class AdminServer {
+
+  private final Vertx vertx;
+  private final PrometheusMeterRegistry registry;
+  private final String host;
+  private final int port;
+  private volatile boolean ready;
+  private HttpServer server;
+
+  AdminServer(Vertx vertx, PrometheusMeterRegistry registry, String host, int port) {
+    this.vertx = vertx;
+    this.registry = registry;
+    this.host = host;
+    this.port = port;
+  }
+
+  Future<HttpServer> start() {
+    HealthCheckHandler live = HealthCheckHandler.create(vertx)
+        .register("event-loop", p -> p.complete(Status.OK()));
+    HealthCheckHandler readiness = HealthCheckHandler.create(vertx)
+        .register("serving", p -> p.complete(ready ? Status.OK() : Status.KO()));
+    Router router = Router.router(vertx);
+    router.get("/health/live").handler(live);
+    router.get("/health/ready").handler(readiness);
+    router.get("/metrics").handler(PrometheusScrapingHandler.create(registry));
+    server = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port).setReuseAddress(true));
+    return server.requestHandler(router).listen();
+  }
+
+  void ready(boolean ready) {
+    this.ready = ready;
+  }
+
+  int actualPort() {
+    return server == null ? -1 : server.actualPort();
+  }
+}

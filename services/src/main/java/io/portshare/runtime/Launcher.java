@@ -1,0 +1,225 @@
+package io.portshare.runtime;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.URL;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.jar.Manifest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one entry point of every service jar: picks the service, resolves its settings, starts it,
+ * and drains it on SIGTERM or Ctrl-C. Exit codes: 0 clean stop, 2 bad usage or config, 1 anything else.
+ */
+public final class Launcher {
+
+  /** Manifest attribute naming the service a jar runs when {@code --service} is not given. */
+  public static final String MANIFEST_SERVICE = "Portshare-Service";
+
+  private Launcher() {}
+
+  public static void main(String[] args) {
+    int code;
+    try {
+      code = run(args, System.getenv(), System.out);
+    } catch (UsageException e) {
+      System.err.println("portshare: " + e.getMessage());
+      code = 2;
+    } catch (ServiceRuntime.StartException e) {
+      System.err.println("portshare: " + e.getMessage());
+      code = 1;
+    } catch (Throwable t) {
+      System.err.println("portshare: failed: " + t);
+      t.printStackTrace();
+      code = 1;
+    }
+    if (code >= 0) {
+      System.exit(code);
+    }
+  }
+
+  /** Runs until stopped; returns an exit code, or -1 when the service is running in the background. */
+  static int run(String[] argv, Map<String, String> env, PrintStream out) throws InterruptedException {
+    List<String> args = new ArrayList<>(List.of(argv));
+    String serviceName = takeServiceFlag(args);
+    if (serviceName == null) {
+      serviceName = env.get("PORTSHARE_SERVICE");
+    }
+    Map<String, ServiceDescriptor> services = discover();
+    ServiceDescriptor descriptor = choose(services, serviceName);
+    List<Option> options = options(descriptor);
+    if (args.contains("--help") || args.contains("-h")) {
+      printHelp(descriptor, options, services, out);
+      return 0;
+    }
+    if (args.contains("--version")) {
+      out.println("portshare " + descriptor.name() + " " + Version.get());
+      return 0;
+    }
+    Settings settings = Settings.resolve(options, args, env);
+    configureLogging(settings.getString("log-format"));
+    Logger log = LoggerFactory.getLogger(Launcher.class);
+
+    long t0 = System.nanoTime();
+    ServiceRuntime runtime = ServiceRuntime.start(descriptor, settings);
+    long readyMs = (System.nanoTime() - t0) / 1_000_000;
+    log.info("portshare {} {} ready in {} ms: mode={} transport={} instances={} port={} admin-port={}",
+        descriptor.name(), Version.get(), readyMs, runtime.mode().label(), runtime.transport(),
+        runtime.instances(), runtime.port(), runtime.adminPort());
+
+    Duration drain = settings.getDuration("drain-timeout");
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runnable stop = () -> {
+      log.info("stop requested: draining for up to {} ms", drain.toMillis());
+      runtime.stop(drain);
+      log.info("stopped");
+      stopped.countDown();
+    };
+    onSignal("TERM", stop);
+    onSignal("INT", stop);
+    stopped.await();
+    return 0;
+  }
+
+  /** Replaces the JVM's default handler so that a drained stop exits 0 rather than 143. */
+  private static void onSignal(String name, Runnable action) {
+    try {
+      sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> {
+        Thread t = new Thread(action, "portshare-stop");
+        t.start();
+      });
+    } catch (IllegalArgumentException e) {
+      // The signal is not available on this platform; the default handling stays.
+    }
+  }
+
+  private static String takeServiceFlag(List<String> args) {
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      if (a.startsWith("--service=")) {
+        args.remove(i);
+        return a.substring("--service=".length());
+      }
+      if (a.equals("--service")) {
+        if (i + 1 >= args.size()) {
+          throw new UsageException("option --service needs a value (see --help)");
+        }
+        args.remove(i);
+        return args.remove(i);
+      }
+    }
+    return null;
+  }
+
+  static Map<String, ServiceDescriptor> discover() {
+    Map<String, ServiceDescriptor> services = new TreeMap<>();
+    for (ServiceDescriptor d : ServiceLoader.load(ServiceDescriptor.class)) {
+      services.put(d.name(), d);
+    }
+    return services;
+  }
+
+  private static ServiceDescriptor choose(Map<String, ServiceDescriptor> services, String name) {
+    if (name == null) {
+      name = manifestService();
+    }
+    if (name == null && services.size() == 1) {
+      return services.values().iterator().next();
+    }
+    if (name == null) {
+      throw new UsageException("which service? give --service NAME, one of " + String.join("|", services.keySet()));
+    }
+    ServiceDescriptor d = services.get(name);
+    if (d == null) {
+      throw new UsageException("invalid value for service: \"" + name + "\"; expected one of "
+          + String.join("|", services.keySet()));
+    }
+    return d;
+  }
+
+  private static String manifestService() {
+    try {
+      Enumeration<URL> manifests = Launcher.class.getClassLoader().getResources("META-INF/MANIFEST.MF");
+      while (manifests.hasMoreElements()) {
+        try (InputStream in = manifests.nextElement().openStream()) {
+          String s = new Manifest(in).getMainAttributes().getValue(MANIFEST_SERVICE);
+          if (s != null) {
+            return s.trim();
+          }
+        }
+      }
+    } catch (IOException e) {
+      // No manifest to read: fall back to the other ways of naming the service.
+    }
+    return null;
+  }
+
+  /** The common options every service has, with the service's defaults, then its own. */
+  static List<Option> options(ServiceDescriptor d) {
+    int cpus = Runtime.getRuntime().availableProcessors();
+    List<Option> options = new ArrayList<>(List.of(
+        Option.port("port", d.defaultPort(), "port the service listens on (0 picks a free one)"),
+        Option.port("admin-port", d.defaultAdminPort(), "port of /health/live, /health/ready and /metrics"),
+        Option.string("host", "0.0.0.0", "address to listen on"),
+        Option.integer("instances", cpus, "event loops serving the port (default: CPUs this JVM may use)"),
+        Option.choice("mode", "reuseport", "how instances share the port", "shared", "reuseport", "pinned"),
+        Option.choice("transport", "auto", "auto uses native epoll when present, else NIO", "auto", "epoll", "nio"),
+        Option.path(Settings.CONFIG, "", "YAML or JSON file of option: value"),
+        Option.duration("drain-timeout", "10s", "on SIGTERM, how long open connections may finish"),
+        Option.choice("log-format", "text", "log lines as text or JSON", "text", "json")));
+    options.addAll(d.options());
+    return options;
+  }
+
+  private static void printHelp(ServiceDescriptor d, List<Option> options, Map<String, ServiceDescriptor> services,
+      PrintStream out) {
+    out.println("Usage: portshare " + d.name() + " [options]");
+    out.println(d.description());
+    out.println();
+    out.println("Options (flag, or PORTSHARE_<NAME> in the environment, or <name>: in the --config file;");
+    out.println("flags beat the environment, which beats the file, which beats the default):");
+    for (Option o : options) {
+      String flag = "--" + o.name() + (o.type() == Option.Type.FLAG ? "" : " " + metavar(o));
+      String def = o.defaultValue().isEmpty() ? "" : " (default: " + o.defaultValue() + ")";
+      out.printf("  %-28s %s%s%n", flag, o.help(), def);
+    }
+    out.printf("  %-28s %s%n", "--service NAME", "service to run: " + String.join("|", services.keySet())
+        + " (default: the jar's own)");
+    out.printf("  %-28s %s%n", "--help", "show this help");
+    out.printf("  %-28s %s%n", "--version", "show the version");
+    out.println();
+    out.println("Exit codes: 0 clean stop, 2 bad usage or config, 1 anything else.");
+  }
+
+  private static String metavar(Option o) {
+    switch (o.type()) {
+      case CHOICE:
+        return String.join("|", o.choices());
+      case DURATION:
+        return "DURATION";
+      case SIZE:
+        return "BYTES";
+      case PATH:
+        return "PATH";
+      default:
+        return "N".equals(o.name()) ? "N" : o.type() == Option.Type.STRING ? "TEXT" : "N";
+    }
+  }
+
+  private static void configureLogging(String format) {
+    // Must happen before the first logger exists; logback reads this property once, at first use.
+    if (System.getProperty("logback.configurationFile") == null) {
+      System.setProperty("logback.configurationFile",
+          "json".equals(format) ? "portshare-logback-json.xml" : "portshare-logback.xml");
+    }
+  }
+}

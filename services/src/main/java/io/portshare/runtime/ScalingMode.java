@@ -1,0 +1,24 @@
+package io.portshare.runtime;
+
+/** How the instances of a service share its port (see README, "Scaling modes"). */
+public enum ScalingMode {
+  /** One Vert.x, N event loops, one listening socket; Vert.x's acceptor hands connections round-robin. */
+  SHARED,
+  /** N single-event-loop Vert.x instances, each with its own SO_REUSEPORT socket; the kernel balances. */
+  REUSEPORT,
+  /** As REUSEPORT, each event loop pinned to a CPU and connections steered to the listener of that CPU. */
+  PINNED;
+
+  public static ScalingMode of(String name) {
+    return valueOf(name.toUpperCase(java.util.Locale.ROOT));
+  }
+
+  /** Whether each instance binds a socket of its own (SO_REUSEPORT). */
+  public boolean socketPerInstance() {
+    return this != SHARED;
+  }
+
+  public String label() {
+    return name().toLowerCase(java.util.Locale.ROOT);
+  }
+}

@@ -1,0 +1,137 @@
+package io.portshare.runtime;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetServerOptions;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/** What the runtime hands one verticle instance: its settings, its place and its meters. */
+public final class ServiceContext {
+
+  /** Kernel caps this at net.core.somaxconn; one-connection-per-request load needs a deep queue. */
+  static final int ACCEPT_BACKLOG = 4096;
+
+  private final String serviceName;
+  private final Settings settings;
+  private final ScalingMode mode;
+  private final int instance;
+  private final int instances;
+  private final int port;
+  private final MeterRegistry registry;
+  private final Counter accepted;
+  private final LongAdder open;
+  private final List<Object> servers = new CopyOnWriteArrayList<>();
+  private volatile int actualPort = -1;
+
+  ServiceContext(String serviceName, Settings settings, ScalingMode mode, int instance, int instances, int port,
+      MeterRegistry registry, LongAdder open) {
+    this.serviceName = serviceName;
+    this.settings = settings;
+    this.mode = mode;
+    this.instance = instance;
+    this.instances = instances;
+    this.port = port;
+    this.registry = registry;
+    this.open = open;
+    this.accepted = Counter.builder("portshare.connections.accepted")
+        .description("Connections accepted, per event loop (shows how modes balance)")
+        .tag("service", serviceName)
+        .tag("loop", Integer.toString(instance))
+        .register(registry);
+  }
+
+  public String serviceName() {
+    return serviceName;
+  }
+
+  public Settings settings() {
+    return settings;
+  }
+
+  public ScalingMode mode() {
+    return mode;
+  }
+
+  /** This instance's index, 0..instances-1; also its event loop's label in metrics. */
+  public int instance() {
+    return instance;
+  }
+
+  public int instances() {
+    return instances;
+  }
+
+  /** The registry behind {@code /metrics}; name meters {@code portshare.<service>.*}. */
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  /** Options for a TCP server on the service port, with the socket settings the mode needs. */
+  public NetServerOptions netServerOptions() {
+    NetServerOptions o = new NetServerOptions();
+    applySocketOptions(o);
+    return o;
+  }
+
+  /** Options for an HTTP server on the service port, with the socket settings the mode needs. */
+  public HttpServerOptions httpServerOptions() {
+    HttpServerOptions o = new HttpServerOptions();
+    applySocketOptions(o);
+    return o;
+  }
+
+  private void applySocketOptions(NetServerOptions o) {
+    o.setHost(settings.getString("host"))
+        .setPort(port)
+        .setReuseAddress(true)
+        .setReusePort(mode.socketPerInstance())
+        .setTcpNoDelay(true)
+        .setAcceptBacklog(ACCEPT_BACKLOG);
+  }
+
+  /** Listens and registers the server for drain. */
+  public Future<NetServer> listen(NetServer server) {
+    servers.add(server);
+    return server.listen().onSuccess(s -> actualPort = s.actualPort());
+  }
+
+  /** Listens and registers the server for drain. */
+  public Future<HttpServer> listen(HttpServer server) {
+    servers.add(server);
+    return server.listen().onSuccess(s -> actualPort = s.actualPort());
+  }
+
+  /** Count a new connection; call {@link #connectionClosed()} when it closes. */
+  public void connectionOpened() {
+    accepted.increment();
+    open.increment();
+  }
+
+  public void connectionClosed() {
+    open.decrement();
+  }
+
+  int actualPort() {
+    return actualPort;
+  }
+
+  Future<Void> shutdownServers(Duration timeout) {
+    List<Future<Void>> all = new java.util.ArrayList<>();
+    for (Object s : servers) {
+      if (s instanceof NetServer) {
+        all.add(((NetServer) s).shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS));
+      } else {
+        all.add(((HttpServer) s).shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS));
+      }
+    }
+    return Future.join(all).mapEmpty();
+  }
+}

@@ -1,0 +1,295 @@
+package io.portshare.runtime;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.transport.Transport;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running service: its Vert.x instance(s) laid out by the scaling mode, its verticles, the
+ * admin server, and the drain that stops them. Start it with {@link #start}; tests do the same
+ * in-process.
+ */
+public final class ServiceRuntime {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ServiceRuntime.class);
+  private static final long START_TIMEOUT_SECONDS = 60;
+
+  private final ServiceDescriptor descriptor;
+  private final Settings settings;
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final LongAdder openConnections = new LongAdder();
+  private final List<Vertx> serviceVertx = new ArrayList<>();
+  private final List<ServiceVerticle> verticles = new ArrayList<>();
+  private final List<ServiceContext> contexts = new ArrayList<>();
+  private Vertx adminVertx;
+  private AdminServer admin;
+  private Transport transport;
+  private ScalingMode mode;
+  private int instances;
+  private int port;
+  private volatile boolean stopped;
+
+  private ServiceRuntime(ServiceDescriptor descriptor, Settings settings) {
+    this.descriptor = descriptor;
+    this.settings = settings;
+  }
+
+  /** Starts the service and blocks until it listens and is ready. */
+  public static ServiceRuntime start(ServiceDescriptor descriptor, Settings settings) {
+    ServiceRuntime rt = new ServiceRuntime(descriptor, settings);
+    try {
+      rt.startAll();
+    } catch (RuntimeException e) {
+      rt.closeAll();
+      throw e;
+    }
+    return rt;
+  }
+
+  private void startAll() {
+    instances = settings.getInt("instances");
+    if (instances < 1 || instances > 4096) {
+      throw settings.invalid("instances", "1..4096");
+    }
+    mode = ScalingMode.of(settings.getString("mode"));
+    transport = chooseTransport(settings.getString("transport"));
+    if (mode == ScalingMode.PINNED) {
+      LOG.warn("mode pinned is not available in this build; running as reuseport");
+      mode = ScalingMode.REUSEPORT;
+    }
+    descriptor.validate(settings);
+
+    // No Vert.x instance runs the metrics SPI: it would put a per-request timer on every hot path.
+    // Services count what matters themselves, cheaply, per connection or per read; the JVM's own
+    // meters are bound here once.
+    adminVertx = Vertx.builder()
+        .with(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(2))
+        .withTransport(transport)
+        .build();
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    registerInfo();
+    admin = new AdminServer(adminVertx, registry, settings.getString("host"), settings.getInt("admin-port"));
+    await(admin.start(), "admin server on port " + settings.getInt("admin-port"));
+
+    port = settings.getInt("port");
+    if (mode == ScalingMode.SHARED) {
+      Vertx vertx = newServiceVertx(instances);
+      // The first instance binds alone so that port 0 resolves to one port that the rest share.
+      await(deploy(vertx, 0, 1), "instance 0");
+      port = contexts.get(0).actualPort();
+      if (instances > 1) {
+        await(deploy(vertx, 1, instances - 1), "instances 1.." + (instances - 1));
+      }
+    } else {
+      Vertx first = newServiceVertx(1);
+      await(deploy(first, 0, 1), "instance 0");
+      port = contexts.get(0).actualPort();
+      List<Future<?>> rest = new ArrayList<>();
+      for (int i = 1; i < instances; i++) {
+        rest.add(deploy(newServiceVertx(1), i, 1));
+      }
+      await(Future.all(rest), "instances 1.." + (instances - 1));
+    }
+    admin.ready(true);
+  }
+
+  private Transport chooseTransport(String wanted) {
+    switch (wanted) {
+      case "nio":
+        return Transport.NIO;
+      case "epoll":
+        if (!Transport.EPOLL.available()) {
+          throw new UsageException("transport epoll is not available here: " + Transport.EPOLL.unavailabilityCause());
+        }
+        return Transport.EPOLL;
+      default:
+        if (Transport.EPOLL.available()) {
+          return Transport.EPOLL;
+        }
+        Throwable why = Transport.EPOLL.unavailabilityCause();
+        LOG.warn("native epoll transport unavailable ({}); using NIO", why == null ? "not Linux" : why.toString());
+        return Transport.NIO;
+    }
+  }
+
+  private Vertx newServiceVertx(int eventLoops) {
+    Vertx vertx = Vertx.builder()
+        .with(new VertxOptions()
+            .setEventLoopPoolSize(eventLoops)
+            .setWorkerPoolSize(Math.max(2, eventLoops))
+            .setInternalBlockingPoolSize(Math.max(2, eventLoops))
+            .setPreferNativeTransport(transport != Transport.NIO))
+        .withTransport(transport)
+        .build();
+    synchronized (serviceVertx) {
+      serviceVertx.add(vertx);
+    }
+    return vertx;
+  }
+
+  /** Deploys {@code count} instances numbered from {@code firstIndex} on one Vert.x. */
+  private Future<String> deploy(Vertx vertx, int firstIndex, int count) {
+    AtomicInteger next = new AtomicInteger(firstIndex);
+    int listenPort = port;
+    return vertx.deployVerticle(() -> {
+      int index = next.getAndIncrement();
+      ServiceContext ctx = new ServiceContext(descriptor.name(), settings, mode, index, instances, listenPort,
+          registry, openConnections);
+      ServiceVerticle v = descriptor.newVerticle();
+      v.attach(ctx);
+      synchronized (verticles) {
+        verticles.add(v);
+        contexts.add(ctx);
+        contexts.sort(java.util.Comparator.comparingInt(ServiceContext::instance));
+      }
+      return v;
+    }, new DeploymentOptions().setInstances(count));
+  }
+
+  private void registerInfo() {
+    Gauge.builder("portshare.info", () -> 1)
+        .description("What runs: service, version, scaling mode, transport, instances")
+        .tag("service", descriptor.name())
+        .tag("version", Version.get())
+        .tag("mode", mode.label())
+        .tag("transport", transport.name().toLowerCase(java.util.Locale.ROOT))
+        .tag("instances", Integer.toString(instances))
+        .register(registry);
+    Gauge.builder("portshare.connections.open", openConnections, LongAdder::sum)
+        .description("Connections open now")
+        .tag("service", descriptor.name())
+        .register(registry);
+  }
+
+  private static <T> T await(Future<T> f, String what) {
+    try {
+      return f.toCompletionStage().toCompletableFuture().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof java.net.BindException) {
+        throw new StartException("cannot listen for " + what + ": " + cause.getMessage(), cause);
+      }
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      throw new StartException("failed to start " + what + ": " + cause, cause);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new StartException("timed out starting " + what, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StartException("interrupted starting " + what, e);
+    }
+  }
+
+  /**
+   * Graceful stop: readiness turns false, listeners close, open connections finish up to the
+   * timeout, then every Vert.x closes. Blocks until done; safe to call twice.
+   */
+  public void stop(Duration drainTimeout) {
+    synchronized (this) {
+      if (stopped) {
+        return;
+      }
+      stopped = true;
+    }
+    admin.ready(false);
+    LOG.info("draining: {} connections open, timeout {} ms", openConnections.sum(), drainTimeout.toMillis());
+    List<Future<Void>> drains = new ArrayList<>();
+    List<ServiceVerticle> all;
+    synchronized (verticles) {
+      all = new ArrayList<>(verticles);
+    }
+    for (ServiceVerticle v : all) {
+      io.vertx.core.Promise<Void> p = io.vertx.core.Promise.promise();
+      v.vertxContext().runOnContext(x -> v.drain(drainTimeout).onComplete(p));
+      drains.add(p.future());
+    }
+    try {
+      Future.join(drains).toCompletionStage().toCompletableFuture()
+          .get(drainTimeout.toMillis() + 2000, TimeUnit.MILLISECONDS);
+    } catch (Exception e) {
+      LOG.warn("drain did not finish in time: {}", e.toString());
+    }
+    closeAll();
+    LOG.info("drained: {} connections were cut at the timeout", openConnections.sum());
+  }
+
+  private void closeAll() {
+    List<Future<Void>> closes = new ArrayList<>();
+    synchronized (serviceVertx) {
+      serviceVertx.forEach(v -> closes.add(v.close()));
+    }
+    try {
+      Future.join(closes).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.warn("closing service event loops: {}", e.toString());
+    }
+    if (adminVertx != null) {
+      try {
+        adminVertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        LOG.warn("closing admin server: {}", e.toString());
+      }
+    }
+  }
+
+  /** The port the service listens on (the real one when 0 was asked for). */
+  public int port() {
+    return port;
+  }
+
+  public int adminPort() {
+    return admin.actualPort();
+  }
+
+  public ScalingMode mode() {
+    return mode;
+  }
+
+  public String transport() {
+    return transport.name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  public int instances() {
+    return instances;
+  }
+
+  public ServiceDescriptor descriptor() {
+    return descriptor;
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  /** Thrown when the service cannot start for a reason of the machine (port taken, ...): exit 1. */
+  public static final class StartException extends RuntimeException {
+    StartException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+}

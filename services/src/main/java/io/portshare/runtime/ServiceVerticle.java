@@ -1,0 +1,32 @@
+package io.portshare.runtime;
+
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import java.time.Duration;
+
+/**
+ * One instance of a service: it owns one event loop and the server(s) it listens with. The
+ * runtime sets {@link #service} before {@code start()}; a verticle listens through
+ * {@link ServiceContext#listen} so that drain and the port-0 case work the same for every service.
+ */
+public abstract class ServiceVerticle extends VerticleBase {
+
+  protected ServiceContext service;
+
+  final void attach(ServiceContext service) {
+    this.service = service;
+  }
+
+  final io.vertx.core.Context vertxContext() {
+    return context;
+  }
+
+  /**
+   * Stops taking new connections and lets open ones finish, completing when they have or when
+   * the timeout has passed. The default shuts down, gracefully, every server this verticle
+   * listened with; override to add service-specific draining, and call this too.
+   */
+  public Future<Void> drain(Duration timeout) {
+    return service.shutdownServers(timeout);
+  }
+}

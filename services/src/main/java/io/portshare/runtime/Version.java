@@ -1,0 +1,28 @@
+package io.portshare.runtime;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
+
+/** The project version, stamped into the jar at build time. */
+public final class Version {
+  private static final String VERSION = load();
+
+  private Version() {}
+
+  public static String get() {
+    return VERSION;
+  }
+
+  private static String load() {
+    try (InputStream in = Version.class.getResourceAsStream("/io/portshare/runtime/version.properties")) {
+      Properties p = new Properties();
+      if (in != null) {
+        p.load(in);
+      }
+      return p.getProperty("version", "dev");
+    } catch (IOException e) {
+      return "dev";
+    }
+  }
+}

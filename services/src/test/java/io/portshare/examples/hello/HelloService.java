@@ -1,0 +1,43 @@
+package io.portshare.examples.hello;
+
+import io.portshare.runtime.Option;
+import io.portshare.runtime.ServiceDescriptor;
+import io.portshare.runtime.ServiceVerticle;
+import java.util.List;
+
+/**
+ * The smallest service: answers every HTTP request with a greeting. It is the worked example of
+ * README's "Write a new service"; {@code ?delay=MS} holds the answer back, which the drain test uses.
+ */
+public final class HelloService implements ServiceDescriptor {
+
+  @Override
+  public String name() {
+    return "hello";
+  }
+
+  @Override
+  public String description() {
+    return "hello: answers every HTTP request with a greeting";
+  }
+
+  @Override
+  public int defaultPort() {
+    return 8000;
+  }
+
+  @Override
+  public int defaultAdminPort() {
+    return 8001;
+  }
+
+  @Override
+  public List<Option> options() {
+    return List.of(Option.string("greeting", "hello", "what to answer"));
+  }
+
+  @Override
+  public ServiceVerticle newVerticle() {
+    return new HelloVerticle();
+  }
+}

@@ -164,7 +164,7 @@ public final class Launcher {
   }
 
   /** The common options every service has, with the service's defaults, then its own. */
-  static List<Option> options(ServiceDescriptor d) {
+  public static List<Option> options(ServiceDescriptor d) {
     int cpus = Runtime.getRuntime().availableProcessors();
     List<Option> options = new ArrayList<>(List.of(
         Option.port("port", d.defaultPort(), "port the service listens on (0 picks a free one)"),

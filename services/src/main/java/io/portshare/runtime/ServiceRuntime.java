@@ -53,6 +53,14 @@ public final class ServiceRuntime {
     this.settings = settings;
   }
 
+  /**
+   * Starts a service in this JVM from command-line style flags (no environment, no signals):
+   * how tests and embedders run one. Blocks until it listens and is ready.
+   */
+  public static ServiceRuntime start(ServiceDescriptor descriptor, String... flags) {
+    return start(descriptor, Settings.resolve(Launcher.options(descriptor), List.of(flags), java.util.Map.of()));
+  }
+
   /** Starts the service and blocks until it listens and is ready. */
   public static ServiceRuntime start(ServiceDescriptor descriptor, Settings settings) {
     ServiceRuntime rt = new ServiceRuntime(descriptor, settings);

@@ -80,9 +80,12 @@ public final class ServiceRuntime {
     }
     mode = ScalingMode.of(settings.getString("mode"));
     transport = chooseTransport(settings.getString("transport"));
+    PinnedMode pinned = null;
     if (mode == ScalingMode.PINNED) {
-      LOG.warn("mode pinned is not available in this build; running as reuseport");
-      mode = ScalingMode.REUSEPORT;
+      pinned = PinnedMode.prepare(transport, instances);
+      if (pinned == null) {
+        mode = ScalingMode.REUSEPORT;
+      }
     }
     descriptor.validate(settings);
 
@@ -101,26 +104,42 @@ public final class ServiceRuntime {
     new UptimeMetrics().bindTo(registry);
     registerInfo();
     admin = new AdminServer(adminVertx, registry, settings.getString("host"), settings.getInt("admin-port"));
-    await(admin.start(), "admin server on port " + settings.getInt("admin-port"));
+    await(admin.start(), "admin port " + settings.getInt("admin-port"));
 
     port = settings.getInt("port");
     if (mode == ScalingMode.SHARED) {
-      Vertx vertx = newServiceVertx(instances);
-      // The first instance binds alone so that port 0 resolves to one port that the rest share.
-      await(deploy(vertx, 0, 1), "instance 0");
+      // One Vert.x shares one socket among its verticles by host and port; port 0 would give each
+      // its own random port, so ask for Vert.x's "shared random port" (-1) instead.
+      int requested = port;
+      port = requested == 0 ? -1 : requested;
+      await(deploy(newServiceVertx(instances), 0, instances), "port " + requested);
       port = contexts.get(0).actualPort();
-      if (instances > 1) {
-        await(deploy(vertx, 1, instances - 1), "instances 1.." + (instances - 1));
+    } else if (pinned != null) {
+      // One after another, in CPU order: the steering program numbers the listeners in bind order.
+      for (int i = 0; i < instances; i++) {
+        Vertx vertx = newServiceVertx(1);
+        pinned.pin(vertx, i);
+        await(deploy(vertx, i, 1), "port " + port);
+        port = contexts.get(0).actualPort();
+      }
+      if (pinned.steer(port, instances)) {
+        pinned.registerMeters(registry, descriptor.name());
+      } else {
+        mode = ScalingMode.REUSEPORT;
+        registry.find("portshare.info").meters().forEach(registry::remove);
+        registerInfo();
       }
     } else {
+      // Each instance binds its own SO_REUSEPORT socket; the first binds alone so that port 0
+      // resolves to one port that the rest then join.
       Vertx first = newServiceVertx(1);
-      await(deploy(first, 0, 1), "instance 0");
+      await(deploy(first, 0, 1), "port " + port);
       port = contexts.get(0).actualPort();
       List<Future<?>> rest = new ArrayList<>();
       for (int i = 1; i < instances; i++) {
         rest.add(deploy(newServiceVertx(1), i, 1));
       }
-      await(Future.all(rest), "instances 1.." + (instances - 1));
+      await(Future.all(rest), "port " + port);
     }
     admin.ready(true);
   }
@@ -198,8 +217,12 @@ public final class ServiceRuntime {
       return f.toCompletionStage().toCompletableFuture().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (java.util.concurrent.ExecutionException e) {
       Throwable cause = e.getCause();
-      if (cause instanceof java.net.BindException) {
-        throw new StartException("cannot listen for " + what + ": " + cause.getMessage(), cause);
+      String msg = String.valueOf(cause.getMessage());
+      if (cause instanceof java.net.BindException || msg.contains("Address already in use")) {
+        throw new StartException("cannot listen on " + what + ": address already in use", cause);
+      }
+      if (msg.contains("Permission denied") || msg.contains("Cannot assign requested address")) {
+        throw new StartException("cannot listen on " + what + ": " + msg.replaceFirst(".*: ", ""), cause);
       }
       if (cause instanceof RuntimeException) {
         throw (RuntimeException) cause;

@@ -1,0 +1,162 @@
+package io.portshare.runtime;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.EventExecutor;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
+import io.vertx.core.transport.Transport;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code pinned} scaling mode on top of {@code reuseport}: instance {@code i}'s event loop and
+ * its acceptor thread are bound to the i-th CPU the process may use, and a BPF program on the
+ * reuseport group hands each new connection to the listener of the CPU that received it.
+ *
+ * <p>Both threads are pinned because with Vert.x the listening channel lives on the acceptor
+ * group ({@code ServerBootstrap.group(acceptor, eventLoops)}): the acceptor thread calls accept(2)
+ * and hands the connection to the event loop, which then does all its reads and writes.
+ *
+ * <p>Every step that can be refused is tried first ({@link #prepare}); whatever still fails later
+ * falls back to plain reuseport with one WARN line, the threads unpinned again. Never a crash.
+ */
+final class PinnedMode {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PinnedMode.class);
+  private static final long PIN_TIMEOUT_SECONDS = 10;
+
+  private final CpuAffinity affinity;
+  private final ReuseportSteering steering;
+  private final int[] allowed;
+  private final int[] cpus;
+  private final List<Vertx> pinned = new ArrayList<>();
+  private String failure;
+
+  private PinnedMode(CpuAffinity affinity, ReuseportSteering steering, int[] allowed, int[] cpus) {
+    this.affinity = affinity;
+    this.steering = steering;
+    this.allowed = allowed;
+    this.cpus = cpus;
+  }
+
+  /** The pinned layout for {@code instances}, or null (after one WARN line) when it cannot work here. */
+  static PinnedMode prepare(Transport transport, int instances) {
+    try {
+      if (transport != Transport.EPOLL) {
+        throw new UnsupportedOperationException("it needs the native epoll transport, this runs "
+            + transport.name().toLowerCase(java.util.Locale.ROOT));
+      }
+      LinuxLibC libc = LinuxLibC.load();
+      CpuAffinity affinity = new CpuAffinity(libc);
+      int[] allowed = affinity.allowedCpus();
+      if (instances > allowed.length) {
+        throw new UnsupportedOperationException(instances + " instances but only " + allowed.length
+            + " CPUs allowed (" + describe(allowed) + ")");
+      }
+      int[] cpus = Arrays.copyOf(allowed, instances);
+      // Setting the calling thread's mask to what it already is changes nothing but proves the call is allowed.
+      affinity.setCurrentThread(affinity.currentThreadCpus());
+      ReuseportSteering steering = new ReuseportSteering(libc);
+      steering.probe(cpus);
+      return new PinnedMode(affinity, steering, allowed, cpus);
+    } catch (RuntimeException | LinkageError e) {
+      LOG.warn("mode pinned cannot run here: {}; running as reuseport", e.getMessage());
+      return null;
+    }
+  }
+
+  /** The CPU instance {@code index} runs on. */
+  int cpu(int index) {
+    return cpus[index];
+  }
+
+  /** Pins the event loop and acceptor threads of the single-event-loop Vert.x of instance {@code index}. */
+  void pin(Vertx vertx, int index) {
+    if (failure != null) {
+      return;
+    }
+    pinned.add(vertx);
+    try {
+      setThreads(vertx, new int[] {cpus[index]});
+    } catch (RuntimeException e) {
+      fail("pinning instance " + index + " to CPU " + cpus[index] + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * Attaches the steering program once all listeners are bound on {@code port}, in CPU order.
+   * Returns false (after one WARN line, threads unpinned) when the mode has to fall back.
+   */
+  boolean steer(int port, int instances) {
+    if (failure == null) {
+      try {
+        List<Integer> fds = ReuseportSteering.listeningFds(port);
+        if (fds.size() != instances) {
+          throw new IllegalStateException("expected " + instances + " listening sockets on port " + port
+              + ", found " + fds.size());
+        }
+        steering.attach(fds.get(0), cpus);
+        LOG.info("pinned: {} event loops on CPUs {}, connections steered by CPU", instances, describe(cpus));
+      } catch (Exception e) {
+        fail("steering connections on port " + port + ": " + e.getMessage());
+      }
+    }
+    return failure == null;
+  }
+
+  /** {@code portshare_event_loop_cpu{loop}}: the CPU each event loop is bound to. */
+  void registerMeters(MeterRegistry registry, String service) {
+    for (int i = 0; i < cpus.length; i++) {
+      int cpu = cpus[i];
+      Gauge.builder("portshare.event.loop.cpu", () -> cpu)
+          .description("The CPU each event loop (and its acceptor) is pinned to")
+          .tag("service", service)
+          .tag("loop", Integer.toString(i))
+          .register(registry);
+    }
+  }
+
+  private void fail(String why) {
+    failure = why;
+    LOG.warn("mode pinned failed ({}); running as reuseport", why);
+    for (Vertx v : pinned) {
+      try {
+        setThreads(v, allowed);
+      } catch (RuntimeException e) {
+        LOG.warn("could not unpin event loop threads: {}", e.getMessage());
+      }
+    }
+  }
+
+  private void setThreads(Vertx vertx, int[] mask) {
+    VertxInternal vx = (VertxInternal) vertx;
+    List<io.netty.util.concurrent.Future<?>> done = new ArrayList<>();
+    for (EventLoopGroup group : List.of(vx.eventLoopGroup(), vx.acceptorEventLoopGroup())) {
+      for (EventExecutor loop : group) {
+        done.add(loop.submit(() -> affinity.setCurrentThread(mask)));
+      }
+    }
+    for (io.netty.util.concurrent.Future<?> f : done) {
+      if (!f.awaitUninterruptibly(PIN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("event loop did not run the pinning task");
+      }
+      if (!f.isSuccess()) {
+        throw new IllegalStateException(f.cause().getMessage(), f.cause());
+      }
+    }
+  }
+
+  static String describe(int[] cpus) {
+    StringBuilder sb = new StringBuilder();
+    for (int c : cpus) {
+      sb.append(sb.length() == 0 ? "" : ",").append(c);
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,74 @@
+package io.portshare.runtime;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.internal.VertxInternal;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+
+/**
+ * A test service that tells each client where it landed: it answers every new connection with one
+ * line {@code loop=I loopCpus=L acceptorCpus=A} and closes it. L and A are the kernel's
+ * {@code Cpus_allowed_list} of the event-loop thread serving the connection and of its Vert.x
+ * acceptor thread, read from {@code /proc/thread-self/status} on those very threads.
+ */
+final class CpuProbeService implements ServiceDescriptor {
+
+  @Override
+  public String name() {
+    return "cpu-probe";
+  }
+
+  @Override
+  public String description() {
+    return "cpu-probe: answers each connection with the loop and CPUs serving it";
+  }
+
+  @Override
+  public int defaultPort() {
+    return 0;
+  }
+
+  @Override
+  public int defaultAdminPort() {
+    return 0;
+  }
+
+  @Override
+  public ServiceVerticle newVerticle() {
+    return new ProbeVerticle();
+  }
+
+  /** {@code Cpus_allowed_list} of the calling thread, e.g. {@code 0-1} or {@code 1}. */
+  static String cpusAllowedList(String statusFile) {
+    try {
+      return Files.readAllLines(Paths.get(statusFile)).stream()
+          .filter(l -> l.startsWith("Cpus_allowed_list:"))
+          .map(l -> l.substring("Cpus_allowed_list:".length()).trim())
+          .findFirst().orElseThrow();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static final class ProbeVerticle extends ServiceVerticle {
+
+    @Override
+    public Future<?> start() {
+      Promise<String> acceptorCpus = Promise.promise();
+      ((VertxInternal) vertx).acceptorEventLoopGroup().next()
+          .execute(() -> acceptorCpus.complete(cpusAllowedList("/proc/thread-self/status")));
+      return acceptorCpus.future().compose(acceptor -> service.listen(vertx.createNetServer(service.netServerOptions())
+          .connectHandler(socket -> {
+            service.connectionOpened();
+            socket.closeHandler(v -> service.connectionClosed());
+            // A test probe: one small /proc read on the event loop is fine here.
+            String line = "loop=" + service.instance() + " loopCpus=" + cpusAllowedList("/proc/thread-self/status")
+                + " acceptorCpus=" + acceptor + "\n";
+            socket.end(io.vertx.core.buffer.Buffer.buffer(line));
+          })));
+    }
+  }
+}

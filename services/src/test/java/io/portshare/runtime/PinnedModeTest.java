@@ -1,0 +1,153 @@
+package io.portshare.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.vertx.core.transport.Transport;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pinned mode against the real kernel: threads really bound to CPUs, connections really
+ * steered by the CPU they arrive on, and the fallback when it cannot work.
+ */
+class PinnedModeTest {
+
+  /** Enough connections that plain reuseport hashing would send some to the other loop (2^-24 chance it doesn't). */
+  private static final int CONNECTIONS_PER_CPU = 24;
+
+  private ServiceRuntime runtime;
+
+  @AfterEach
+  void stop() {
+    if (runtime != null) {
+      runtime.stop(Duration.ofSeconds(1));
+    }
+  }
+
+  private static int[] allowedCpus() {
+    assumeTrue(Transport.EPOLL.available(), "native epoll transport (Linux)");
+    return CpuAffinity.load().allowedCpus();
+  }
+
+  @Test
+  void eachLoopAndAcceptorIsPinnedAndEachConnectionLandsOnTheLoopOfItsCpu() throws Exception {
+    int[] cpus = allowedCpus();
+    assumeTrue(cpus.length >= 2, "at least 2 CPUs");
+    runtime = ServiceRuntime.start(new CpuProbeService(), "--port", "0", "--admin-port", "0", "--instances", "2",
+        "--mode", "pinned");
+    assertThat(runtime.mode()).isEqualTo(ScalingMode.PINNED);
+
+    for (int k = 0; k < 2; k++) {
+      // On loopback the kernel handles the client's SYN on the CPU that sent it, so a client
+      // bound to CPU k must always reach listener k, whose loop and acceptor run on CPU k.
+      List<String> lines = connectFromCpu(cpus[k], runtime.port(), CONNECTIONS_PER_CPU);
+      assertThat(lines).hasSize(CONNECTIONS_PER_CPU)
+          .allMatch(l -> l.equals("loop=" + k(k) + " loopCpus=" + cpus[k] + " acceptorCpus=" + cpus[k]), "on loop " + k);
+    }
+
+    String metrics = runtime.registry().scrape();
+    assertThat(metrics).containsPattern("portshare_info\\{[^}]*mode=\"pinned\"");
+    assertThat(metrics)
+        .contains("portshare_event_loop_cpu{loop=\"0\",service=\"cpu-probe\"} " + (double) cpus[0])
+        .contains("portshare_event_loop_cpu{loop=\"1\",service=\"cpu-probe\"} " + (double) cpus[1])
+        .contains("portshare_connections_accepted_total{loop=\"0\",service=\"cpu-probe\"} " + (double) CONNECTIONS_PER_CPU)
+        .contains("portshare_connections_accepted_total{loop=\"1\",service=\"cpu-probe\"} " + (double) CONNECTIONS_PER_CPU);
+  }
+
+  @Test
+  void moreInstancesThanCpusFallsBackToUnpinnedReuseport() throws Exception {
+    int[] cpus = allowedCpus();
+    runtime = ServiceRuntime.start(new CpuProbeService(), "--port", "0", "--admin-port", "0",
+        "--instances", Integer.toString(cpus.length + 1), "--mode", "pinned");
+
+    assertThat(runtime.mode()).isEqualTo(ScalingMode.REUSEPORT);
+    assertFallback(cpus);
+  }
+
+  @Test
+  void nioTransportFallsBackToUnpinnedReuseport() throws Exception {
+    int[] cpus = allowedCpus();
+    runtime = ServiceRuntime.start(new CpuProbeService(), "--port", "0", "--admin-port", "0", "--instances", "1",
+        "--mode", "pinned", "--transport", "nio");
+
+    assertThat(runtime.mode()).isEqualTo(ScalingMode.REUSEPORT);
+    assertFallback(cpus);
+  }
+
+  private void assertFallback(int[] cpus) throws Exception {
+    String processCpus = CpuProbeService.cpusAllowedList("/proc/self/status");
+    List<String> lines = connectFromCpu(cpus[0], runtime.port(), 4);
+    assertThat(lines).hasSize(4)
+        .allMatch(l -> l.endsWith(" loopCpus=" + processCpus + " acceptorCpus=" + processCpus), "unpinned");
+    String metrics = runtime.registry().scrape();
+    assertThat(metrics).containsPattern("portshare_info\\{[^}]*mode=\"reuseport\"")
+        .doesNotContain("mode=\"pinned\"")
+        .doesNotContain("portshare_event_loop_cpu");
+  }
+
+  @Test
+  void steeringProgramIsTheCpuWhenCpusAreZeroToN() {
+    assertThat(ReuseportSteering.program(new int[] {0, 1, 2})).containsExactly(
+        new ReuseportSteering.Insn(0x20, 0, 0, 0xfffff024),
+        new ReuseportSteering.Insn(0x16, 0, 0, 0));
+  }
+
+  @Test
+  void steeringProgramMapsACpusetToListenerIndexes() {
+    assertThat(ReuseportSteering.program(new int[] {2, 5})).containsExactly(
+        new ReuseportSteering.Insn(0x20, 0, 0, 0xfffff024),
+        new ReuseportSteering.Insn(0x15, 0, 1, 2),
+        new ReuseportSteering.Insn(0x06, 0, 0, 0),
+        new ReuseportSteering.Insn(0x15, 0, 1, 5),
+        new ReuseportSteering.Insn(0x06, 0, 0, 1),
+        new ReuseportSteering.Insn(0x06, 0, 0, 0xffffffff));
+  }
+
+  @Test
+  void listeningInodesAreReadFromTheKernelTable() {
+    List<String> table = List.of(
+        "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
+        "   0: 00000000:2382 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 41001 1 0",
+        "   1: 0100007F:2382 0100007F:D2F0 01 00000000:00000000 00:00000000 00000000  1000        0 41002 1 0",
+        "   2: 00000000:2383 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 41003 1 0");
+    assertThat(ReuseportSteering.listeningInodes(table, 0x2382)).containsExactly("41001");
+  }
+
+  private static String k(int k) {
+    return Integer.toString(k);
+  }
+
+  /** Opens {@code n} connections one by one from a thread bound to {@code cpu}; returns each first line. */
+  private static List<String> connectFromCpu(int cpu, int port, int n) throws Exception {
+    ExecutorService client = Executors.newSingleThreadExecutor();
+    try {
+      return client.submit(() -> {
+        CpuAffinity.load().pinCurrentThread(cpu);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+          try (Socket s = new Socket()) {
+            s.setSoTimeout(10_000);
+            s.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+            lines.add(new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII))
+                .readLine());
+          }
+        }
+        return lines;
+      }).get(60, TimeUnit.SECONDS);
+    } finally {
+      client.shutdownNow();
+    }
+  }
+}

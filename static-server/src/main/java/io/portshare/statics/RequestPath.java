@@ -1,0 +1,91 @@
+package io.portshare.statics;
+
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Turns the raw path of a request into a path relative to the root, or refuses it. Decoding is done
+ * exactly once and strictly: after it, a path that names a parent ({@code ..}), holds a backslash,
+ * a control byte (NUL included) or malformed UTF-8 (overlong forms included) is a bad request;
+ * one that names a hidden file or directory (a segment starting with a dot) is not found. What comes
+ * out has no empty, {@code .} or {@code ..} segment and no leading slash, so resolving it against the
+ * root cannot leave the root lexically; symlinks are checked after resolution (see {@link FileCache}).
+ */
+record RequestPath(String relative, boolean directory, int refusal) {
+
+  static final int BAD_REQUEST = 400;
+  static final int NOT_FOUND = 404;
+
+  private static final RequestPath BAD = new RequestPath(null, false, BAD_REQUEST);
+  private static final RequestPath HIDDEN = new RequestPath(null, false, NOT_FOUND);
+
+  boolean refused() {
+    return refusal != 0;
+  }
+
+  static RequestPath of(String raw) {
+    if (raw == null || raw.isEmpty() || raw.charAt(0) != '/') {
+      return BAD;
+    }
+    byte[] bytes = new byte[raw.length()];
+    int n = 0;
+    for (int i = 0; i < raw.length(); i++) {
+      int c = raw.charAt(i);
+      if (c == '%') {
+        if (i + 2 >= raw.length()) {
+          return BAD;
+        }
+        int hi = Character.digit(raw.charAt(i + 1), 16);
+        int lo = Character.digit(raw.charAt(i + 2), 16);
+        if (hi < 0 || lo < 0) {
+          return BAD;
+        }
+        c = hi << 4 | lo;
+        i += 2;
+      } else if (c > 0xff) {
+        return BAD;
+      }
+      if (c < 0x20 || c == 0x7f || c == '\\') {
+        return BAD;
+      }
+      bytes[n++] = (byte) c;
+    }
+    String decoded;
+    try {
+      CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT);
+      CharBuffer chars = utf8.decode(ByteBuffer.wrap(bytes, 0, n));
+      decoded = chars.toString();
+    } catch (CharacterCodingException e) {
+      return BAD;
+    }
+    StringBuilder relative = new StringBuilder(decoded.length());
+    int start = 1;
+    while (start <= decoded.length()) {
+      int end = decoded.indexOf('/', start);
+      if (end < 0) {
+        end = decoded.length();
+      }
+      int len = end - start;
+      if (len == 2 && decoded.charAt(start) == '.' && decoded.charAt(start + 1) == '.') {
+        return BAD;
+      }
+      if (len > 1 && decoded.charAt(start) == '.') {
+        return HIDDEN;
+      }
+      if (len > 0 && !(len == 1 && decoded.charAt(start) == '.')) {
+        if (relative.length() > 0) {
+          relative.append('/');
+        }
+        relative.append(decoded, start, end);
+      }
+      start = end + 1;
+    }
+    return new RequestPath(relative.toString(), decoded.endsWith("/"), 0);
+  }
+}

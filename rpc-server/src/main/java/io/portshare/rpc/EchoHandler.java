@@ -1,0 +1,197 @@
+package io.portshare.rpc;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The echo of one connection, as a Netty handler in front of Vert.x's own: frames are answered
+ * with a slice of the very buffer they arrived in (the answer to a frame is the frame), frames
+ * that lie next to each other in one read leave as one slice, and the connection flushes once per
+ * read. While the socket's outbound buffer is above its high-water mark, reading stops.
+ */
+final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDecoder.FrameHandler {
+
+  /**
+   * How long a drain waits before it may close at a frame boundary: one turn of the event loop is
+   * enough for bytes already in the socket to be read, and 10 ms is far more than one turn.
+   */
+  private static final long DRAIN_SETTLE_MILLIS = 10;
+
+  private final FrameDecoder decoder;
+  private final RpcMetrics metrics;
+  private ChannelHandlerContext ctx;
+  /** The buffer being decoded, and the run of whole frames in it not yet written. */
+  private ByteBuf current;
+  private int runStart;
+  private int runEnd;
+  private boolean closing;
+  private boolean draining;
+  private boolean drainSettled;
+  private long bytesAtLastTick;
+  private long bytesReceived;
+  private ScheduledFuture<?> drainTicker;
+
+  EchoHandler(int maxPayload, RpcMetrics metrics) {
+    this.decoder = new FrameDecoder(maxPayload);
+    this.metrics = metrics;
+  }
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (!(msg instanceof ByteBuf)) {
+      ctx.fireChannelRead(msg);
+      return;
+    }
+    ByteBuf in = (ByteBuf) msg;
+    try {
+      if (closing) {
+        return;
+      }
+      int n = in.readableBytes();
+      bytesReceived += n;
+      metrics.bytesReceived += n;
+      current = in;
+      runStart = runEnd = in.readerIndex();
+      boolean ok = decoder.decode(in, this);
+      writeRun();
+      if (!ok) {
+        reject();
+      } else if (!ctx.channel().isWritable()) {
+        // The peer reads slower than it writes: stop reading until the answers drain (Netty's
+        // read loop checks auto-read between reads, so at most one more buffer comes in).
+        ctx.channel().config().setAutoRead(false);
+      }
+    } finally {
+      current = null;
+      in.release();
+    }
+  }
+
+  @Override
+  public void onFrame(ByteBuf buf, int frameIndex, int payloadLength) {
+    metrics.transactions++;
+    int frameLength = Frames.HEADER_LENGTH + payloadLength;
+    if (buf == current) {
+      if (frameIndex == runEnd) {
+        runEnd += frameLength;
+      } else {
+        writeRun();
+        runStart = frameIndex;
+        runEnd = frameIndex + frameLength;
+      }
+    } else {
+      // A frame completed from bytes kept across reads: its buffer is freed once this returns.
+      write(buf.retainedSlice(frameIndex, frameLength));
+    }
+  }
+
+  private void writeRun() {
+    if (runEnd > runStart) {
+      write(current.retainedSlice(runStart, runEnd - runStart));
+      runStart = runEnd;
+    }
+  }
+
+  private void write(ByteBuf answer) {
+    metrics.bytesSent += answer.readableBytes();
+    ctx.write(answer, ctx.voidPromise());
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    ctx.flush();
+    if (drainSettled) {
+      closeIfDrained();
+    }
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    if (ctx.channel().isWritable() && !closing) {
+      ctx.channel().config().setAutoRead(true);
+    }
+    ctx.fireChannelWritabilityChanged();
+  }
+
+  private void reject() {
+    metrics.framesRejected++;
+    closing = true;
+    ctx.channel().config().setAutoRead(false);
+    // The answers to the frames before the bad one still go out.
+    ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+  }
+
+  /**
+   * Called on this connection's event loop when the server shuts down: answers what has been
+   * received, then closes at the first frame boundary with nothing unread.
+   */
+  void startDrain() {
+    if (draining || closing) {
+      return;
+    }
+    draining = true;
+    bytesAtLastTick = bytesReceived;
+    drainTicker = ctx.executor().scheduleAtFixedRate(this::drainTick, DRAIN_SETTLE_MILLIS, DRAIN_SETTLE_MILLIS,
+        TimeUnit.MILLISECONDS);
+  }
+
+  private void drainTick() {
+    boolean quiet = bytesReceived == bytesAtLastTick;
+    bytesAtLastTick = bytesReceived;
+    drainSettled = true;
+    if (quiet) {
+      closeIfDrained();
+    }
+  }
+
+  private void closeIfDrained() {
+    if (closing || !decoder.atFrameBoundary() || !ctx.channel().config().isAutoRead()) {
+      return;
+    }
+    closing = true;
+    metrics.drainClosed++;
+    ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    if (evt instanceof IdleStateEvent) {
+      metrics.idleClosed++;
+    }
+    ctx.fireUserEventTriggered(evt);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    // Resets and broken pipes are how many clients hang up: count them, never log each one.
+    if (cause instanceof IOException) {
+      metrics.resets++;
+    } else {
+      metrics.otherErrors++;
+    }
+    closing = true;
+    ctx.close();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    closing = true;
+    if (drainTicker != null) {
+      drainTicker.cancel(false);
+    }
+    decoder.release();
+    ctx.fireChannelInactive();
+  }
+}

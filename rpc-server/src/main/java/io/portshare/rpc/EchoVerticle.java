@@ -1,0 +1,41 @@
+package io.portshare.rpc;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.portshare.runtime.ServiceVerticle;
+import io.vertx.core.Future;
+import io.vertx.core.internal.net.NetSocketInternal;
+import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.NetSocket;
+import java.util.concurrent.TimeUnit;
+
+/** One instance of the RPC echo service: a NetServer on the shared port, on this event loop. */
+public final class EchoVerticle extends ServiceVerticle {
+
+  private RpcMetrics metrics;
+  private int maxPayload;
+
+  @Override
+  public Future<?> start() {
+    metrics = new RpcMetrics(service.registry(), Integer.toString(service.instance()));
+    maxPayload = (int) service.settings().getSize(RpcService.MAX_FRAME);
+    long idleMillis = service.settings().getDuration(RpcService.IDLE_TIMEOUT).toMillis();
+    NetServerOptions options = service.netServerOptions()
+        .setRegisterWriteHandler(false)
+        .setIdleTimeout((int) Math.min(idleMillis, Integer.MAX_VALUE))
+        .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
+    return service.listen(vertx.createNetServer(options).connectHandler(this::accept));
+  }
+
+  private void accept(NetSocket socket) {
+    service.connectionOpened();
+    NetSocketInternal internal = (NetSocketInternal) socket;
+    EchoHandler echo = new EchoHandler(maxPayload, metrics);
+    // The echo handler takes the bytes before Vert.x's handler sees them and handles errors
+    // itself; this one only keeps a stray exception from being logged per connection.
+    socket.exceptionHandler(t -> metrics.otherErrors++);
+    socket.closeHandler(v -> service.connectionClosed());
+    socket.shutdownHandler(v -> echo.startDrain());
+    ChannelHandlerContext vertxHandler = internal.channelHandlerContext();
+    vertxHandler.pipeline().addBefore(vertxHandler.name(), "rpc-echo", echo);
+  }
+}

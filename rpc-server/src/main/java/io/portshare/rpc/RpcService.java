@@ -1,0 +1,54 @@
+package io.portshare.rpc;
+
+import io.portshare.runtime.Option;
+import io.portshare.runtime.ServiceDescriptor;
+import io.portshare.runtime.ServiceVerticle;
+import io.portshare.runtime.Settings;
+import java.util.List;
+
+/** The RPC echo service: answers every length-prefixed frame with the same frame, in order. */
+public final class RpcService implements ServiceDescriptor {
+
+  public static final String MAX_FRAME = "max-frame";
+  public static final String IDLE_TIMEOUT = "idle-timeout";
+
+  @Override
+  public String name() {
+    return "rpc";
+  }
+
+  @Override
+  public String description() {
+    return "rpc: echoes frames of a 4-byte big-endian length and that many bytes, in order, pipelined";
+  }
+
+  @Override
+  public int defaultPort() {
+    return 9090;
+  }
+
+  @Override
+  public int defaultAdminPort() {
+    return 9091;
+  }
+
+  @Override
+  public List<Option> options() {
+    return List.of(
+        Option.size(MAX_FRAME, "1MiB", "largest payload accepted; a longer declared length closes the connection"),
+        Option.duration(IDLE_TIMEOUT, "60s", "close a connection that neither sends nor receives this long (0 = never)"));
+  }
+
+  @Override
+  public void validate(Settings settings) {
+    long max = settings.getSize(MAX_FRAME);
+    if (max > Integer.MAX_VALUE - Frames.HEADER_LENGTH) {
+      throw settings.invalid(MAX_FRAME, "at most " + (Integer.MAX_VALUE - Frames.HEADER_LENGTH) + " bytes");
+    }
+  }
+
+  @Override
+  public ServiceVerticle newVerticle() {
+    return new EchoVerticle();
+  }
+}

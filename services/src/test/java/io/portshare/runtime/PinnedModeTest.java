@@ -52,9 +52,9 @@ class PinnedModeTest {
     for (int k = 0; k < 2; k++) {
       // On loopback the kernel handles the client's SYN on the CPU that sent it, so a client
       // bound to CPU k must always reach listener k, whose loop and acceptor run on CPU k.
+      String expected = "loop=" + k + " loopCpus=" + cpus[k] + " acceptorCpus=" + cpus[k];
       List<String> lines = connectFromCpu(cpus[k], runtime.port(), CONNECTIONS_PER_CPU);
-      assertThat(lines).hasSize(CONNECTIONS_PER_CPU)
-          .allMatch(l -> l.equals("loop=" + k(k) + " loopCpus=" + cpus[k] + " acceptorCpus=" + cpus[k]), "on loop " + k);
+      assertThat(lines).hasSize(CONNECTIONS_PER_CPU).allMatch(expected::equals, expected);
     }
 
     String metrics = runtime.registry().scrape();
@@ -123,10 +123,6 @@ class PinnedModeTest {
         "   1: 0100007F:2382 0100007F:D2F0 01 00000000:00000000 00:00000000 00000000  1000        0 41002 1 0",
         "   2: 00000000:2383 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 41003 1 0");
     assertThat(ReuseportSteering.listeningInodes(table, 0x2382)).containsExactly("41001");
-  }
-
-  private static String k(int k) {
-    return Integer.toString(k);
   }
 
   /** Opens {@code n} connections one by one from a thread bound to {@code cpu}; returns each first line. */

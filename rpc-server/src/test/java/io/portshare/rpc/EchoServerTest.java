@@ -1,0 +1,210 @@
+package io.portshare.rpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.portshare.rpc.client.RpcClient;
+import io.portshare.rpc.client.RpcClientOptions;
+import io.portshare.rpc.client.RpcConnection;
+import io.portshare.runtime.ServiceRuntime;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.junit5.VertxExtension;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The echo service over real loopback sockets, started in-process as the launcher would start it. */
+@ExtendWith(VertxExtension.class)
+class EchoServerTest {
+
+  private ServiceRuntime runtime;
+
+  private ServiceRuntime start(String... extra) {
+    List<String> flags = new ArrayList<>(List.of("--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
+        "--instances", "2", "--mode", "shared"));
+    flags.addAll(List.of(extra));
+    runtime = ServiceRuntime.start(new RpcService(), flags.toArray(String[]::new));
+    return runtime;
+  }
+
+  @AfterEach
+  void stop() {
+    if (runtime != null) {
+      runtime.stop(Duration.ofSeconds(2));
+    }
+  }
+
+  static <T> T get(Future<T> f) throws Exception {
+    return f.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+  }
+
+  private double metric(String name) {
+    return Metrics.sum(runtime, name);
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {0, 1, 64, 1024, 1 << 20})
+  void roundTripsOneFrameOfEachSize(int size, Vertx vertx) throws Exception {
+    start();
+    RpcClient client = RpcClient.create(vertx);
+    RpcConnection conn = get(client.connect(runtime.port(), "127.0.0.1"));
+    Buffer payload = Buffer.buffer(RawConnection.payload(size, size));
+    get(conn.send(payload));
+    get(conn.send(payload));
+    assertThat(conn.answered()).isEqualTo(2);
+
+    // And by hand, so the check does not rest on the client alone.
+    try (RawConnection raw = new RawConnection(runtime.port())) {
+      raw.write(RawConnection.frame(payload.getBytes()));
+      assertThat(raw.readFrame()).isEqualTo(payload.getBytes());
+    }
+    await().untilAsserted(() -> assertThat(metric("portshare_rpc_transactions_total")).isEqualTo(3.0));
+    assertThat(metric("portshare_rpc_received_bytes_total")).isEqualTo(3.0 * (4 + size));
+    assertThat(metric("portshare_rpc_sent_bytes_total")).isEqualTo(3.0 * (4 + size));
+    get(client.close());
+  }
+
+  @Test
+  void answersAThousandPipelinedFramesInOrder(Vertx vertx) throws Exception {
+    start();
+    RpcClient client = RpcClient.create(vertx, new RpcClientOptions().setPipelineDepth(1000));
+    RpcConnection conn = get(client.connect(runtime.port(), "127.0.0.1"));
+    List<Future<Void>> answers = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      answers.add(conn.send(Buffer.buffer(RawConnection.payload(1 + i % 200, i))));
+    }
+    get(Future.all(answers));
+    assertThat(conn.answered()).isEqualTo(1000);
+
+    // Many frames in one write, hence many in one read on the server.
+    try (RawConnection raw = new RawConnection(runtime.port())) {
+      ByteArrayOutputStream all = new ByteArrayOutputStream();
+      for (int i = 0; i < 1000; i++) {
+        all.write(RawConnection.frame(RawConnection.payload(i % 100, i)));
+      }
+      raw.write(all.toByteArray());
+      for (int i = 0; i < 1000; i++) {
+        assertThat(raw.readFrame()).as("answer %d", i).isEqualTo(RawConnection.payload(i % 100, i));
+      }
+    }
+    get(client.close());
+  }
+
+  @Test
+  void reassemblesAFrameWrittenOneByteAtATime() throws Exception {
+    start();
+    byte[] payload = RawConnection.payload(64, 3);
+    byte[] frame = RawConnection.frame(payload);
+    try (RawConnection raw = new RawConnection(runtime.port())) {
+      for (int round = 0; round < 2; round++) {
+        for (byte b : frame) {
+          raw.write(new byte[] {b});
+          // Let each byte go out as its own segment and be read on its own.
+          Thread.sleep(1);
+        }
+        assertThat(raw.readFrame()).isEqualTo(payload);
+      }
+      // A frame and a half, then the rest: the half is kept across reads.
+      byte[] second = RawConnection.frame(RawConnection.payload(100, 4));
+      byte[] both = new byte[frame.length + second.length];
+      System.arraycopy(frame, 0, both, 0, frame.length);
+      System.arraycopy(second, 0, both, frame.length, second.length);
+      raw.write(java.util.Arrays.copyOf(both, frame.length + 50));
+      assertThat(raw.readFrame()).isEqualTo(payload);
+      Thread.sleep(5);
+      raw.write(java.util.Arrays.copyOfRange(both, frame.length + 50, both.length));
+      assertThat(raw.readFrame()).isEqualTo(RawConnection.payload(100, 4));
+    }
+  }
+
+  @Test
+  void closesAConnectionThatDeclaresTooLongAFrameAndKeepsServingOthers(Vertx vertx) throws Exception {
+    start("--max-frame", "1KiB");
+    RpcClient client = RpcClient.create(vertx);
+    RpcConnection good = get(client.connect(runtime.port(), "127.0.0.1"));
+    get(good.send(Buffer.buffer(RawConnection.payload(1024, 1))));
+
+    try (RawConnection oversize = new RawConnection(runtime.port())) {
+      // One good frame, then a length one above the limit: the first is answered, then the close.
+      byte[] ok = RawConnection.frame(RawConnection.payload(10, 2));
+      byte[] bad = {0, 0, 4, 1, 9, 9, 9};
+      byte[] both = new byte[ok.length + bad.length];
+      System.arraycopy(ok, 0, both, 0, ok.length);
+      System.arraycopy(bad, 0, both, ok.length, bad.length);
+      oversize.write(both);
+      assertThat(oversize.readFrame()).isEqualTo(RawConnection.payload(10, 2));
+      assertThat(oversize.closedByServer()).isTrue();
+    }
+    try (RawConnection garbage = new RawConnection(runtime.port())) {
+      garbage.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      assertThat(garbage.closedByServer()).isTrue();
+    }
+    try (RawConnection huge = new RawConnection(runtime.port())) {
+      huge.write(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff});
+      assertThat(huge.closedByServer()).isTrue();
+    }
+    get(good.send(Buffer.buffer(RawConnection.payload(1024, 5))));
+    assertThat(good.answered()).isEqualTo(2);
+    await().untilAsserted(() -> assertThat(metric("portshare_rpc_frames_rejected_total")).isEqualTo(3.0));
+    get(client.close());
+  }
+
+  @Test
+  void idleTimeoutClosesAConnectionLeftHalfwayThroughAFrame() throws Exception {
+    start("--idle-timeout", "300ms");
+    try (RawConnection raw = new RawConnection(runtime.port())) {
+      raw.write(new byte[] {0, 0, 0, 10, 1, 2});
+      assertThat(raw.closedByServer()).isTrue();
+    }
+    await().untilAsserted(() -> assertThat(metric("portshare_rpc_idle_closed_total")).isEqualTo(1.0));
+  }
+
+  @Test
+  void stopsReadingFromAClientThatNeverReadsItsAnswers(Vertx vertx) throws Exception {
+    start();
+    long toWrite = 256L << 20;
+    RawConnection hog = new RawConnection(runtime.port());
+    hog.socket.setReceiveBufferSize(64 * 1024);
+    byte[] frame = RawConnection.frame(RawConnection.payload(64 * 1024 - 4, 9));
+    Thread writer = new Thread(() -> {
+      try {
+        for (long sent = 0; sent < toWrite; sent += frame.length) {
+          hog.write(frame);
+        }
+      } catch (IOException e) {
+        // Closed at the end of the test while blocked in write.
+      }
+    }, "hog-writer");
+    writer.setDaemon(true);
+    writer.start();
+
+    // The server stops reading once its answers back up: what it has read stops growing, far
+    // short of what the client would send, and the client's writer is left blocked.
+    double[] last = {-1};
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
+      double now = metric("portshare_rpc_received_bytes_total");
+      boolean stable = now > 0 && now == last[0];
+      last[0] = now;
+      return stable;
+    });
+    assertThat(last[0]).isLessThan(64.0 * (1 << 20));
+    assertThat(writer.isAlive()).isTrue();
+
+    // Everyone else is still served.
+    RpcConnection other = get(RpcClient.create(vertx).connect(runtime.port(), "127.0.0.1"));
+    get(other.send(Buffer.buffer("still here")));
+
+    hog.close();
+    writer.join(10_000);
+  }
+}

@@ -10,9 +10,9 @@ import java.nio.file.Paths;
 
 /**
  * A test service that tells each client where it landed: it answers every new connection with one
- * line {@code loop=I loopCpus=L acceptorCpus=A} and closes it. L and A are the kernel's
- * {@code Cpus_allowed_list} of the event-loop thread serving the connection and of its Vert.x
- * acceptor thread, read from {@code /proc/thread-self/status} on those very threads.
+ * line {@code loop=I loopCpus=L acceptorCpus=A workerCpus=W} and closes it. L, A and W are the
+ * kernel's {@code Cpus_allowed_list} of the event-loop thread serving the connection, of its Vert.x
+ * acceptor thread and of a worker thread, read from {@code /proc/thread-self/status} on those very threads.
  */
 final class CpuProbeService implements ServiceDescriptor {
 
@@ -60,13 +60,14 @@ final class CpuProbeService implements ServiceDescriptor {
       Promise<String> acceptorCpus = Promise.promise();
       ((VertxInternal) vertx).acceptorEventLoopGroup().next()
           .execute(() -> acceptorCpus.complete(cpusAllowedList("/proc/thread-self/status")));
-      return acceptorCpus.future().compose(acceptor -> service.listen(vertx.createNetServer(service.netServerOptions())
+      Future<String> workerCpus = vertx.executeBlocking(() -> cpusAllowedList("/proc/thread-self/status"), false);
+      return Future.all(acceptorCpus.future(), workerCpus).compose(x -> service.listen(vertx.createNetServer(service.netServerOptions())
           .connectHandler(socket -> {
             service.connectionOpened();
             socket.closeHandler(v -> service.connectionClosed());
             // A test probe: one small /proc read on the event loop is fine here.
             String line = "loop=" + service.instance() + " loopCpus=" + cpusAllowedList("/proc/thread-self/status")
-                + " acceptorCpus=" + acceptor + "\n";
+                + " acceptorCpus=" + acceptorCpus.future().result() + " workerCpus=" + workerCpus.result() + "\n";
             socket.end(io.vertx.core.buffer.Buffer.buffer(line));
           })));
     }

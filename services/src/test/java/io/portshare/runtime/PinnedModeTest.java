@@ -49,10 +49,12 @@ class PinnedModeTest {
         "--mode", "pinned");
     assertThat(runtime.mode()).isEqualTo(ScalingMode.PINNED);
 
+    // Blocking work is not confined to its loop's CPU.
+    String processCpus = CpuProbeService.cpusAllowedList("/proc/self/status");
     for (int k = 0; k < 2; k++) {
       // On loopback the kernel handles the client's SYN on the CPU that sent it, so a client
       // bound to CPU k must always reach listener k, whose loop and acceptor run on CPU k.
-      String expected = "loop=" + k + " loopCpus=" + cpus[k] + " acceptorCpus=" + cpus[k];
+      String expected = "loop=" + k + " loopCpus=" + cpus[k] + " acceptorCpus=" + cpus[k] + " workerCpus=" + processCpus;
       List<String> lines = connectFromCpu(cpus[k], runtime.port(), CONNECTIONS_PER_CPU);
       assertThat(lines).hasSize(CONNECTIONS_PER_CPU).allMatch(expected::equals, expected);
     }
@@ -90,7 +92,7 @@ class PinnedModeTest {
     String processCpus = CpuProbeService.cpusAllowedList("/proc/self/status");
     List<String> lines = connectFromCpu(cpus[0], runtime.port(), 4);
     assertThat(lines).hasSize(4)
-        .allMatch(l -> l.endsWith(" loopCpus=" + processCpus + " acceptorCpus=" + processCpus), "unpinned");
+        .allMatch(l -> l.contains(" loopCpus=" + processCpus + " acceptorCpus=" + processCpus + " "), "unpinned");
     String metrics = runtime.registry().scrape();
     assertThat(metrics).containsPattern("portshare_info\\{[^}]*mode=\"reuseport\"")
         .doesNotContain("mode=\"pinned\"")

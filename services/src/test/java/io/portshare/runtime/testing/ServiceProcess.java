@@ -104,7 +104,8 @@ public final class ServiceProcess implements AutoCloseable {
 
   /** SIGTERM, as Kubernetes and systemd stop a service. */
   public void terminate() {
-    process.destroy();
+    // Process.destroy() would also close our end of the output pipe and lose the drain's log.
+    process.toHandle().destroy();
   }
 
   public void kill() {

@@ -69,6 +69,7 @@ public final class Launcher {
     configureLogging(settings.getString("log-format"));
     Logger log = LoggerFactory.getLogger(Launcher.class);
 
+    logFileLimit(log);
     long t0 = System.nanoTime();
     ServiceRuntime runtime = ServiceRuntime.start(descriptor, settings);
     long readyMs = (System.nanoTime() - t0) / 1_000_000;
@@ -88,6 +89,26 @@ public final class Launcher {
     onSignal("INT", stop);
     stopped.await();
     return 0;
+  }
+
+  /**
+   * Every connection is a descriptor. HotSpot raises the soft limit to the hard one at start
+   * (-XX:+MaxFDLimit, on by default); say what we got, since it caps open connections.
+   */
+  private static void logFileLimit(Logger log) {
+    try {
+      for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/limits"))) {
+        if (line.startsWith("Max open files")) {
+          String[] f = line.substring("Max open files".length()).trim().split("\\s+");
+          log.info("open files limit: soft {} hard {} (each connection takes one)", f[0], f[1]);
+          if (!f[0].equals(f[1])) {
+            log.warn("open files soft limit {} is below the hard limit {}: start with -XX:+MaxFDLimit", f[0], f[1]);
+          }
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // Not Linux: nothing to report.
+    }
   }
 
   /** Replaces the JVM's default handler so that a drained stop exits 0 rather than 143. */

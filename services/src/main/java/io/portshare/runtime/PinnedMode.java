@@ -10,6 +10,8 @@ import io.vertx.core.transport.Transport;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,6 +84,15 @@ final class PinnedMode {
       return;
     }
     pinned.add(vertx);
+    VertxInternal vx = (VertxInternal) vertx;
+    // A new thread inherits the mask of the thread that starts it, and pools start theirs on first
+    // use, from the submitting event loop: start them all now, from this unpinned thread, so that
+    // blocking work stays free to run on any CPU.
+    for (ExecutorService pool : List.of(vx.workerPool().executor(), vx.internalWorkerPool().executor())) {
+      if (pool instanceof ThreadPoolExecutor) {
+        ((ThreadPoolExecutor) pool).prestartAllCoreThreads();
+      }
+    }
     try {
       setThreads(vertx, new int[] {cpus[index]});
     } catch (RuntimeException e) {

@@ -38,7 +38,7 @@ final class ByteRange {
         return null;
       }
       long first = Long.parseLong(a);
-      long last = b.isEmpty() ? size - 1 : Long.parseLong(b);
+      long last = b.isEmpty() ? Long.MAX_VALUE : Long.parseLong(b);
       if (last < first) {
         return null;
       }

@@ -40,6 +40,23 @@ class LauncherProcessTest {
   }
 
   @Test
+  void jsonLogFormatWritesOneJsonObjectPerLine() throws Exception {
+    try (ServiceProcess p = ServiceProcess.launch(Map.of("PORTSHARE_LOG_FORMAT", "json"),
+        "--service", "hello", "--port", "0", "--admin-port", "0", "--instances", "1")) {
+      p.awaitReady(START);
+
+      List<String> lines = p.output().lines().toList();
+      assertThat(lines).isNotEmpty();
+      for (String line : lines) {
+        io.vertx.core.json.JsonObject json = new io.vertx.core.json.JsonObject(line);
+        assertThat(json.getString("level")).isNotBlank();
+        assertThat(json.getString("message")).isNotNull();
+      }
+      assertThat(lines).anyMatch(l -> l.contains("ready in"));
+    }
+  }
+
+  @Test
   void badConfigExitsTwoWithOneLine() throws Exception {
     try (ServiceProcess p = ServiceProcess.launch(Map.of("PORTSHARE_INSTANCES", "lots"), "--service", "hello")) {
       assertThat(p.awaitExit(START)).isEqualTo(2);

@@ -10,6 +10,7 @@ import io.vertx.core.transport.Transport;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -107,10 +108,13 @@ final class PinnedMode {
   boolean steer(int port, int instances) {
     if (failure == null) {
       try {
-        List<Integer> fds = ReuseportSteering.listeningFds(port);
-        if (fds.size() != instances) {
-          throw new IllegalStateException("expected " + instances + " listening sockets on port " + port
-              + ", found " + fds.size());
+        // The program numbers the group's members, so the group must be exactly our listeners, in
+        // CPU order: another process or socket on the port (e.g. one JVM per CPU) would shift them.
+        Set<String> sockets = ReuseportSteering.listeningInodes(port);
+        List<Integer> fds = ReuseportSteering.fdsOf(sockets);
+        if (fds.size() != instances || sockets.size() != instances) {
+          throw new IllegalStateException(sockets.size() + " sockets listen on the port, " + fds.size()
+              + " of them this process's; steering needs exactly its " + instances + " listeners");
         }
         steering.attach(fds.get(0), cpus);
         LOG.info("pinned: {} event loops on CPUs {}, connections steered by CPU", instances, describe(cpus));

@@ -135,8 +135,8 @@ final class ReuseportSteering {
     }
   }
 
-  /** This process's file descriptors listening on TCP {@code port}, ascending. */
-  static List<Integer> listeningFds(int port) throws IOException {
+  /** Inodes of every socket listening on TCP {@code port} in this network namespace, any process. */
+  static Set<String> listeningInodes(int port) throws IOException {
     Set<String> inodes = new HashSet<>();
     for (String table : new String[] {"/proc/net/tcp", "/proc/net/tcp6"}) {
       Path p = Paths.get(table);
@@ -144,6 +144,11 @@ final class ReuseportSteering {
         inodes.addAll(listeningInodes(Files.readAllLines(p), port));
       }
     }
+    return inodes;
+  }
+
+  /** This process's file descriptors among the sockets {@code inodes}, ascending. */
+  static List<Integer> fdsOf(Set<String> inodes) throws IOException {
     List<Integer> found = new ArrayList<>();
     if (inodes.isEmpty()) {
       return found;

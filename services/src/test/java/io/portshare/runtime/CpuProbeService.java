@@ -1,7 +1,6 @@
 package io.portshare.runtime;
 
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.internal.VertxInternal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -57,18 +56,18 @@ final class CpuProbeService implements ServiceDescriptor {
 
     @Override
     public Future<?> start() {
-      Promise<String> acceptorCpus = Promise.promise();
-      ((VertxInternal) vertx).acceptorEventLoopGroup().next()
-          .execute(() -> acceptorCpus.complete(cpusAllowedList("/proc/thread-self/status")));
       Future<String> workerCpus = vertx.executeBlocking(() -> cpusAllowedList("/proc/thread-self/status"), false);
-      return Future.all(acceptorCpus.future(), workerCpus).compose(x -> service.listen(vertx.createNetServer(service.netServerOptions())
+      return workerCpus.compose(worker -> service.listen(vertx.createNetServer(service.netServerOptions())
           .connectHandler(socket -> {
             service.connectionOpened();
             socket.closeHandler(v -> service.connectionClosed());
-            // A test probe: one small /proc read on the event loop is fine here.
-            String line = "loop=" + service.instance() + " loopCpus=" + cpusAllowedList("/proc/thread-self/status")
-                + " acceptorCpus=" + acceptorCpus.future().result() + " workerCpus=" + workerCpus.result() + "\n";
-            socket.end(io.vertx.core.buffer.Buffer.buffer(line));
+            // A test probe: small /proc reads on the event loop and the acceptor are fine here.
+            String loop = cpusAllowedList("/proc/thread-self/status");
+            ((VertxInternal) vertx).acceptorEventLoopGroup().next().execute(() -> {
+              String acceptor = cpusAllowedList("/proc/thread-self/status");
+              context.runOnContext(v -> socket.end(io.vertx.core.buffer.Buffer.buffer("loop=" + service.instance()
+                  + " loopCpus=" + loop + " acceptorCpus=" + acceptor + " workerCpus=" + worker + "\n")));
+            });
           })));
     }
   }

@@ -8,6 +8,8 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,6 +85,23 @@ class PinnedModeTest {
     int[] cpus = allowedCpus();
     runtime = ServiceRuntime.start(new CpuProbeService(), "--port", "0", "--admin-port", "0", "--instances", "1",
         "--mode", "pinned", "--transport", "nio");
+
+    assertThat(runtime.mode()).isEqualTo(ScalingMode.REUSEPORT);
+    assertFallback(cpus);
+  }
+
+  @Test
+  void aForeignListenerInTheGroupFallsBackToUnpinnedReuseport() throws Exception {
+    int[] cpus = allowedCpus();
+    assumeTrue(cpus.length >= 2, "at least 2 CPUs");
+    // A socket of someone else already in the reuseport group would shift every listener index.
+    try (ServerSocketChannel foreign = ServerSocketChannel.open()) {
+      foreign.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+      foreign.bind(new InetSocketAddress("0.0.0.0", 0));
+      int port = ((InetSocketAddress) foreign.getLocalAddress()).getPort();
+      runtime = ServiceRuntime.start(new CpuProbeService(), "--port", Integer.toString(port), "--admin-port", "0",
+          "--instances", "2", "--mode", "pinned");
+    }
 
     assertThat(runtime.mode()).isEqualTo(ScalingMode.REUSEPORT);
     assertFallback(cpus);

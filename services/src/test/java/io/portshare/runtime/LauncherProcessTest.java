@@ -50,7 +50,7 @@ class LauncherProcessTest {
       for (String line : lines) {
         io.vertx.core.json.JsonObject json = new io.vertx.core.json.JsonObject(line);
         assertThat(json.getString("level")).isNotBlank();
-        assertThat(json.getString("message")).isNotNull();
+        assertThat(json.getString("formattedMessage")).isNotNull();
       }
       assertThat(lines).anyMatch(l -> l.contains("ready in"));
     }

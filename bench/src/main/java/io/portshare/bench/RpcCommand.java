@@ -1,0 +1,42 @@
+package io.portshare.bench;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** One load run against a running server, printed as one block. */
+@Command(name = "rpc", mixinStandardHelpOptions = true,
+    description = "One RPC load run (closed loop, or open loop with --rate) against HOST:PORT.")
+final class RpcCommand implements Callable<Integer> {
+
+  @Option(names = "--target", required = true, description = "HOST:PORT of the echo server")
+  String target;
+
+  @Option(names = "--size", defaultValue = "64", description = "payload bytes per request (default: ${DEFAULT-VALUE})")
+  int size;
+
+  @Option(names = "--per-connection", defaultValue = "1024",
+      description = "transactions per connection before reconnecting; 1 = a new connection each (default: ${DEFAULT-VALUE})")
+  int perConnection;
+
+  @Mixin
+  LoadOptions load = new LoadOptions();
+
+  @Override
+  public Integer call() {
+    String[] hp = LoadOptions.hostPort(target);
+    LoadSpec spec = load.spec(hp[0], Integer.parseInt(hp[1]), size, perConnection);
+    LoadResult r = LoadGenerator.run(spec, Progress.onTerminal().label(size + "B|" + perConnection + "x"));
+    LatencySummary l = r.latency();
+    System.out.printf("%s %dB|%dx %s, %d connections, %d event loops, %s: %.0f trans/s (%s x10^4)%n",
+        target, size, perConnection, spec.openLoop() ? "open loop at " + spec.ratePerSecond() + "/s" : "closed loop",
+        spec.connections(), spec.eventLoops(), LoadGenerator.transport(), r.transPerSecond(),
+        TableFormatter.rate(r.transPerSecond()));
+    System.out.printf("latency ms: p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  (%d transactions in %.1f s)%n",
+        TableFormatter.millis(l.p50()), TableFormatter.millis(l.p90()), TableFormatter.millis(l.p99()),
+        TableFormatter.millis(l.p999()), TableFormatter.millis(l.max()), r.transactions(), r.seconds());
+    System.out.println("errors: " + TableFormatter.errorText(r.errors()));
+    return r.errorCount() == 0 ? 0 : 1;
+  }
+}

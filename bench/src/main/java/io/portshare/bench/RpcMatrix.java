@@ -1,0 +1,110 @@
+package io.portshare.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs the RPC matrix: for each round, each row (a server layout, started fresh, or an existing
+ * target), each column. Rounds alternate the order of rows and of columns so that a machine that
+ * gets busier or quieter during the run does not favour whoever goes first.
+ */
+public final class RpcMatrix {
+
+  /** A row to measure: a mode at a worker count, started with these commands, or an existing target. */
+  public record RowPlan(String mode, int workers, List<List<String>> commands, boolean plain) {}
+
+  private final LoadSpec base;
+  private final List<Column> columns;
+  private final int rounds;
+  private final Path logDir;
+  private final PrintStream log;
+  private final Progress progress;
+
+  public RpcMatrix(LoadSpec base, List<Column> columns, int rounds, Path logDir, PrintStream log, Progress progress) {
+    this.base = base;
+    this.columns = List.copyOf(columns);
+    this.rounds = rounds;
+    this.logDir = logDir;
+    this.log = log;
+    this.progress = progress;
+  }
+
+  public MatrixResult run(List<RowPlan> plans, Map<String, String> meta) {
+    Map<RowPlan, Map<Column, List<LoadResult>>> results = new LinkedHashMap<>();
+    Map<RowPlan, String> notes = new LinkedHashMap<>();
+    for (RowPlan p : plans) {
+      Map<Column, List<LoadResult>> cells = new LinkedHashMap<>();
+      columns.forEach(c -> cells.put(c, new ArrayList<>()));
+      results.put(p, cells);
+    }
+    for (int round = 0; round < rounds; round++) {
+      List<RowPlan> order = new ArrayList<>(plans);
+      List<Column> colOrder = new ArrayList<>(columns);
+      if (round % 2 == 1) {
+        Collections.reverse(order);
+        Collections.reverse(colOrder);
+      }
+      for (RowPlan plan : order) {
+        if (notes.containsKey(plan)) {
+          continue; // a row that could not run once will not run in the next round either
+        }
+        String note = runRow(plan, colOrder, results.get(plan), round);
+        if (note != null) {
+          notes.put(plan, note);
+          log.println("  " + plan.mode() + " x" + plan.workers() + ": " + note);
+        }
+      }
+    }
+    List<MatrixRow> rows = new ArrayList<>();
+    for (RowPlan p : plans) {
+      List<CellResult> cells = new ArrayList<>();
+      results.get(p).forEach((c, rs) -> {
+        if (!rs.isEmpty()) {
+          cells.add(new CellResult(c, rs));
+        }
+      });
+      rows.add(new MatrixRow(p.mode(), p.workers(), cells, notes.get(p)));
+    }
+    return new MatrixResult(meta, columns, rows);
+  }
+
+  /** Measures one row once; returns why it could not run, or null. */
+  private String runRow(RowPlan plan, List<Column> colOrder, Map<Column, List<LoadResult>> into, int round) {
+    String name = plan.mode() + "-x" + plan.workers() + "-r" + (round + 1);
+    ServerProcesses servers = null;
+    try {
+      if (plan.plain()) {
+        servers = ServerProcesses.startPlain(plan.commands().get(0), base.host(), base.port(), logDir, name);
+      } else if (!plan.commands().isEmpty()) {
+        servers = ServerProcesses.start(plan.commands(), base.port() + 1, logDir, name);
+        String actual = servers.reportedMode();
+        String expected = "processes".equals(plan.mode()) ? "reuseport" : plan.mode();
+        if (!actual.equals(expected)) {
+          return "not available: the server ran it as " + actual;
+        }
+      }
+      for (Column c : colOrder) {
+        LoadSpec spec = base.withCell(c.payloadSize(), c.perConnection());
+        LoadResult r = LoadGenerator.run(spec,
+            progress.label(String.format("%-10s x%-2d %-12s", plan.mode(), plan.workers(), c.label())));
+        into.get(c).add(r);
+        log.printf("  round %d  %-10s x%-2d %-12s %10.0f trans/s  p99 %7s ms  errors: %s%n", round + 1,
+            plan.mode(), plan.workers(), c.label(), r.transPerSecond(), TableFormatter.millis(r.latency().p99()),
+            TableFormatter.errorText(r.errors()));
+      }
+      return null;
+    } catch (IOException e) {
+      return "server did not start: " + e.getMessage();
+    } finally {
+      if (servers != null) {
+        servers.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,191 @@
+package io.portshare.bench;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The RPC table: rows of (mode, workers), columns of (size, transactions per connection). Starts
+ * rpc-server for each row as a child process, or measures an existing {@code --target}.
+ */
+@Command(name = "rpc-matrix", mixinStandardHelpOptions = true,
+    description = "The RPC table: starts rpc-server per mode and worker count (or uses --target) and writes "
+        + "table, JSON, CSV, HTML and PNG under --out/<timestamp>/.")
+final class RpcMatrixCommand implements Callable<Integer> {
+
+  static final List<String> MODES = List.of("shared", "reuseport", "pinned", "processes", "c-epoll");
+
+  @Option(names = "--target", description = "HOST:PORT of a running echo server (e.g. a Kubernetes Service): one row, no servers started")
+  String target;
+
+  @Option(names = "--workers", split = ",", description = "worker counts, rows per mode (default: 1..CPUs)")
+  List<Integer> workers;
+
+  @Option(names = "--modes", split = ",",
+      description = "shared, reuseport, pinned, processes, c-epoll (default: all; pinned and c-epoll when available)")
+  List<String> modes;
+
+  @Option(names = "--columns", defaultValue = "64B|1x,64B|1024x,1024B|1x,1024B|1024x",
+      description = "SIZE|Kx cells (default: ${DEFAULT-VALUE})")
+  String columns;
+
+  @Option(names = "--rounds", defaultValue = "1",
+      description = "repeat the matrix, alternating the order, and report median and spread (default: ${DEFAULT-VALUE})")
+  int rounds;
+
+  @Option(names = "--port", defaultValue = "19090",
+      description = "port of the started servers; their admin ports are PORT+1.. (default: ${DEFAULT-VALUE})")
+  int port;
+
+  @Option(names = "--server-jar", defaultValue = "rpc-server/target/portshare-rpc-server.jar",
+      description = "the rpc-server jar (default: ${DEFAULT-VALUE})")
+  Path serverJar;
+
+  @Option(names = "--server-jvm-options", defaultValue = "-Xms256m -Xmx256m -XX:+ExitOnOutOfMemoryError",
+      description = "JVM flags of the started servers (default: ${DEFAULT-VALUE})")
+  String serverJvmOptions;
+
+  @Option(names = "--c-echo", defaultValue = "deploy/c-echo/c-echo",
+      description = "the C epoll echo peer for the c-epoll row, run as CMD --port PORT --workers N (default: ${DEFAULT-VALUE})")
+  Path cEcho;
+
+  @Option(names = "--out", defaultValue = "bench-results", description = "reports go to OUT/<timestamp>/ (default: ${DEFAULT-VALUE})")
+  Path out;
+
+  @Mixin
+  LoadOptions load = new LoadOptions();
+
+  @Override
+  public Integer call() throws IOException {
+    List<Column> cols = Column.parseList(columns);
+    if (rounds < 1) {
+      throw new IllegalArgumentException("invalid value for --rounds: " + rounds + "; expected at least 1");
+    }
+    int cpus = Runtime.getRuntime().availableProcessors();
+    List<Integer> counts = workers != null ? workers : range(cpus);
+    for (int w : counts) {
+      if (w < 1 || w > 1024) {
+        throw new IllegalArgumentException("invalid value for --workers: " + w + "; expected 1..1024");
+      }
+    }
+    String host = "127.0.0.1";
+    int trafficPort = port;
+    List<RpcMatrix.RowPlan> plans = new ArrayList<>();
+    if (target != null) {
+      String[] hp = LoadOptions.hostPort(target);
+      host = hp[0];
+      trafficPort = Integer.parseInt(hp[1]);
+      plans.add(new RpcMatrix.RowPlan("target", 0, List.of(), false));
+    } else {
+      if (port < 1 || port > 65535 - 1 - counts.stream().mapToInt(Integer::intValue).max().orElse(1)) {
+        throw new IllegalArgumentException("invalid value for --port: " + port);
+      }
+      boolean explicit = modes != null;
+      List<String> wanted = explicit ? modes : MODES;
+      for (String m : wanted) {
+        if (!MODES.contains(m)) {
+          throw new IllegalArgumentException("invalid value for --modes: \"" + m + "\"; expected " + String.join("|", MODES));
+        }
+      }
+      if (!Files.isRegularFile(serverJar) && wanted.stream().anyMatch(m -> !m.equals("c-epoll"))) {
+        throw new IllegalArgumentException("no rpc-server jar at " + serverJar
+            + "; build it with ./mvnw -B -pl rpc-server -am package -DskipTests, or give --server-jar");
+      }
+      String java = ProcessHandle.current().info().command().orElse("java");
+      List<String> jvm = serverJvmOptions.isBlank() ? List.of() : Arrays.asList(serverJvmOptions.trim().split("\\s+"));
+      for (int w : counts) {
+        for (String m : wanted) {
+          if (m.equals("c-epoll")) {
+            if (!Files.isExecutable(cEcho)) {
+              if (explicit) {
+                throw new IllegalArgumentException("no C echo server at " + cEcho + " (give --c-echo)");
+              }
+              continue; // the C peer is optional
+            }
+            plans.add(new RpcMatrix.RowPlan(m, w, List.of(List.of(cEcho.toString(), "--port",
+                Integer.toString(port), "--workers", Integer.toString(w))), true));
+          } else {
+            plans.add(new RpcMatrix.RowPlan(m, w, ServerProcesses.commands(java, jvm, serverJar, m, w, host, port), false));
+          }
+        }
+      }
+    }
+    Path dir = out.resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    LoadSpec base = load.spec(host, trafficPort, 64, 1);
+    Map<String, String> meta = meta(base, rounds, cols.size() * plans.size());
+    System.out.println("RPC matrix: " + plans.size() + " rows x " + cols.size() + " columns x " + rounds
+        + " round(s), about " + estimateSeconds(base, plans.size() * cols.size() * rounds, plans.size() * rounds)
+        + " s; load average " + meta.get("load average at start") + "; reports in " + dir);
+    MatrixResult result = new RpcMatrix(base, cols, rounds, dir.resolve("servers"), System.out, Progress.onTerminal())
+        .run(plans, meta);
+    result.meta().put("load average at end", loadAverage());
+    ReportWriter.writeAll(result, dir);
+    System.out.println();
+    System.out.print(TableFormatter.format(result));
+    System.out.println();
+    System.out.println("load average: " + result.meta().get("load average at start") + " at start, "
+        + result.meta().get("load average at end") + " at end (CPUs: " + cpus + ")");
+    System.out.println("written: " + dir.resolve("report.html") + " (and table.txt, results.json, results.csv, rpc-matrix.png)");
+    boolean errors = result.rows().stream().flatMap(r -> r.cells().stream()).anyMatch(c -> c.errorCount() > 0);
+    return errors ? 1 : 0;
+  }
+
+  private static long estimateSeconds(LoadSpec s, int cells, int serverStarts) {
+    return cells * (s.warmup().toSeconds() + s.duration().toSeconds() + 1) + serverStarts * 3L;
+  }
+
+  private static List<Integer> range(int n) {
+    List<Integer> out = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      out.add(i);
+    }
+    return out;
+  }
+
+  private Map<String, String> meta(LoadSpec s, int rounds, int cells) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("date", LocalDateTime.now().withNano(0).toString());
+    m.put("host", hostName());
+    m.put("CPUs", Integer.toString(Runtime.getRuntime().availableProcessors()));
+    m.put("OS", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
+    m.put("Java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+    m.put("target", target != null ? target : "rpc-server started per row on " + s.host() + ":" + s.port()
+        + " (" + serverJar + ", JVM " + serverJvmOptions + ")");
+    m.put("load generator", s.eventLoops() + " event loops, " + LoadGenerator.transport() + ", " + s.connections()
+        + " connections, " + (s.openLoop() ? "open loop at " + s.ratePerSecond() + " requests/s" : "closed loop"));
+    m.put("per cell", "warm-up " + s.warmup().toMillis() + " ms, measured " + s.duration().toMillis() + " ms");
+    m.put("rounds", rounds + (rounds > 1 ? " (order of rows and columns reversed every other round)" : ""));
+    m.put("load average at start", loadAverage());
+    return m;
+  }
+
+  static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
+  private static String hostName() {
+    try {
+      return InetAddress.getLocalHost().getHostName().toLowerCase(Locale.ROOT);
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+}

@@ -1,0 +1,127 @@
+package io.portshare.soak;
+
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * SIGKILL one of N supervised reuseport processes (deploy/run-processes.sh) under RPC load on
+ * long-lived connections: the others keep serving, only connections the killed process owned
+ * break (at most one transaction lost on each), and the supervisor starts it again.
+ */
+final class ProcessKill {
+
+  private static final int CLIENTS = 12;
+
+  private ProcessKill() {}
+
+  static ScenarioResult run(SoakConfig cfg, int processes, int seconds) throws Exception {
+    int port = cfg.port(2, 0);
+    int admin = port + 1;
+    ProcessBuilder pb = new ProcessBuilder(cfg.deployDir().resolve("run-processes.sh").toString(), "rpc",
+        Integer.toString(processes), "--host", "127.0.0.1")
+        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().keySet().removeIf(k -> k.startsWith("PORTSHARE_"));
+    pb.environment().put("PORTSHARE_PORT", Integer.toString(port));
+    pb.environment().put("PORTSHARE_ADMIN_PORT", Integer.toString(admin));
+    pb.environment().put("SERVICE_JAR", cfg.rpcJar().toString());
+    pb.environment().put("JAVA", ServerProcess.javaBin());
+    Process supervisor = pb.start();
+    try {
+      for (int i = 0; i < processes; i++) {
+        awaitReady(admin + i, Duration.ofSeconds(90));
+      }
+      long victimPid = pidOnAdminPort(supervisor, admin);
+      try (RpcLoad load = RpcLoad.persistent(port, CLIENTS)) {
+        Thread.sleep(seconds * 500L);
+        double victimOpen = openConnections(admin);
+        long before = load.transactions.get();
+        ProcessHandle.of(victimPid).ifPresent(ProcessHandle::destroyForcibly);
+        long killedAt = System.nanoTime();
+        Thread.sleep(seconds * 500L);
+        long servedAfterKill = load.transactions.get() - before;
+        boolean restarted = awaitReady(admin, Duration.ofSeconds(90)) && pidOnAdminPort(supervisor, admin) != victimPid;
+        double restartSecs = (System.nanoTime() - killedAt) / 1e9;
+        long broken = load.brokenConnections.get();
+        load.close();
+        long failures = load.failures();
+        boolean ok = restarted && servedAfterKill > 0 && broken <= (long) victimOpen && failures <= (long) victimOpen
+            && load.failedConnects.get() == 0;
+        String detail = String.format("%d processes, killed pid %d holding %d of %d connections: %d broke, %d "
+            + "transactions lost, %d answered after the kill, restarted by the supervisor in %.1f s%s", processes,
+            victimPid, (long) victimOpen, CLIENTS, broken, failures, servedAfterKill, restartSecs,
+            failures == 0 ? "" : "; " + load.firstErrors());
+        return new ScenarioResult("sigkill-one-process", "SIGKILL 1 of N rpc processes under load",
+            load.connections.get(), failures, "-", detail, ok);
+      }
+    } finally {
+      supervisor.toHandle().destroy();
+      if (!supervisor.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+        supervisor.descendants().forEach(ProcessHandle::destroyForcibly);
+        supervisor.destroyForcibly();
+      }
+    }
+  }
+
+  /** The supervised JVM whose command line names this admin port. */
+  static long pidOnAdminPort(Process supervisor, int adminPort) {
+    for (int attempt = 0; attempt < 100; attempt++) {
+      Optional<ProcessHandle> p = supervisor.descendants().filter(h -> {
+        List<String> args = List.of(h.info().arguments().orElse(new String[0]));
+        int i = args.indexOf("--admin-port");
+        return i >= 0 && i + 1 < args.size() && args.get(i + 1).equals(Integer.toString(adminPort));
+      }).findFirst();
+      if (p.isPresent()) {
+        return p.get().pid();
+      }
+      sleep(100);
+    }
+    throw new IllegalStateException("no supervised process with admin port " + adminPort);
+  }
+
+  static boolean awaitReady(int adminPort, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      try {
+        HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + adminPort + "/health/ready")
+            .toURL().openConnection();
+        c.setConnectTimeout(2000);
+        c.setReadTimeout(5000);
+        int code = c.getResponseCode();
+        c.disconnect();
+        if (code == 200) {
+          return true;
+        }
+      } catch (IOException e) {
+        // Not up yet.
+      }
+      sleep(100);
+    }
+    return false;
+  }
+
+  static double openConnections(int adminPort) throws IOException {
+    HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + adminPort + "/metrics").toURL()
+        .openConnection();
+    try (var in = c.getInputStream()) {
+      double total = 0;
+      for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+        if (line.startsWith("portshare_connections_open")) {
+          total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+        }
+      }
+      return total;
+    }
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

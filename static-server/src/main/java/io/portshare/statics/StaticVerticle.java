@@ -79,7 +79,13 @@ public final class StaticVerticle extends ServiceVerticle {
         .setMaxHeaderSize((int) s.getSize("max-header-size"))
         .setIdleTimeout((int) s.getDuration("idle-timeout").toSeconds())
         .setCompressionSupported(false)
-        .setDecompressionSupported(false);
+        .setDecompressionSupported(false)
+        // Plain HTTP/1.1 from the first byte: the h2c detector would hold the first bytes until it
+        // could tell HTTP/2 from HTTP/1, out of sight of the header timeout, and the WebSocket
+        // extension handler is one more pipeline stage per connection for nothing.
+        .setHttp2ClearTextEnabled(false)
+        .setPerFrameWebSocketCompressionSupported(false)
+        .setPerMessageWebSocketCompressionSupported(false);
     return service.listen(vertx.createHttpServer(options)
         .connectionHandler(this::connected)
         .invalidRequestHandler(req -> {

@@ -279,6 +279,10 @@ class StaticServerTest {
   }
 
   static double metric(String name, String... labels) throws IOException, InterruptedException {
+    return metricOf(rt, name, labels);
+  }
+
+  static double metricOf(ServiceRuntime rt, String name, String... labels) throws IOException, InterruptedException {
     HttpClient client = HttpClient.newHttpClient();
     String text = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rt.adminPort() + "/metrics"))
         .build(), HttpResponse.BodyHandlers.ofString()).body();

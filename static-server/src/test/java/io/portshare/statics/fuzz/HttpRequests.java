@@ -1,0 +1,125 @@
+package io.portshare.statics.fuzz;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+
+/**
+ * Random and mutated HTTP/1.x requests: methods, request targets, versions, headers (ranges,
+ * conditionals, lengths, chunked bodies, oversize values, broken syntax), pipelines of them, and
+ * byte-level mutations of the lot. Built as ISO-8859-1 text so any byte can appear.
+ */
+final class HttpRequests {
+
+  private HttpRequests() {}
+
+  /** One case; {@code control} marks an unmutated GET of hello.txt whose answer is known exactly. */
+  record Case(String kind, byte[] bytes, boolean control) {}
+
+  static final String HELLO = "hello, fuzz\n";
+
+  private static final String[] METHODS = {"GET", "GET", "GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS",
+      "TRACE", "CONNECT", "PATCH", "get", "G ET", "PRI", "", "\u0000GET", "GETGETGETGETGETGETGETGETGETGET"};
+  private static final String[] TARGETS = {"/", "/hello.txt", "/sub/", "/sub", "/big.bin", "/missing",
+      "/../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/%00", "/a%zz", "/%", "*", "http://x/hello.txt", "//",
+      "/hello.txt?x=1&y=%ff", "/hello.txt#frag", "/\u00ff\u00fe", "/sub/../hello.txt", "/./hello.txt", "",
+      "/hello.txt/", "/ space", "/\ttab", "/\\..\\x"};
+  private static final String[] VERSIONS = {"HTTP/1.1", "HTTP/1.1", "HTTP/1.0", "HTTP/2.0", "HTTP/1.2",
+      "http/1.1", "HTTP/1", "HTTP/11", "", "HTTP/1.1 extra", "XTTP/1.1"};
+  private static final String[] HEADERS = {"Host: t", "Connection: keep-alive", "Connection: close",
+      "Range: bytes=0-4", "Range: bytes=-5", "Range: bytes=5-", "Range: bytes=10-5", "Range: bytes=a-b",
+      "Range: bytes=0-1,3-4", "Range: bytes=99999999999999999999-", "Range: items=0-1", "If-Range: \"x\"",
+      "If-None-Match: *", "If-None-Match: \"abc\", W/\"def\"", "If-Modified-Since: Thu, 01 Jan 1970 00:00:00 GMT",
+      "If-Modified-Since: yesterday", "Accept-Encoding: gzip;q=0", "Accept-Encoding: gzip;q=0.5, br",
+      "Content-Length: 0", "Content-Length: 5", "Content-Length: -1", "Content-Length: abc",
+      "Content-Length: 99999999999999999999", "Transfer-Encoding: chunked", "Transfer-Encoding: gzip, chunked",
+      "Transfer-Encoding: identity", "Expect: 100-continue", "Upgrade: h2c", "Header-Without-Colon",
+      ": empty-name", "Bad Name: x", " obs-fold-continuation", "X-Nul: a\u0000b", "X-Ctl: \u0001\u007f",
+      "Host: a", "Host:", "Cookie: " + "c".repeat(100)};
+  private static final String[] BODIES = {"", "hello", "5\r\nhello\r\n0\r\n\r\n", "zz\r\nhello\r\n0\r\n\r\n",
+      "ffffffffffffffff\r\nx\r\n", "5;ext=1\r\nhello\r\n0\r\nTrailer: x\r\n\r\n", "0\r\n\r\n", "3\r\nab"};
+
+  static Case generate(Random r) {
+    if (r.nextInt(10) == 0) {
+      String req = "GET /hello.txt HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
+      return new Case("control", req.getBytes(StandardCharsets.ISO_8859_1), true);
+    }
+    StringBuilder sb = new StringBuilder();
+    int requests = r.nextInt(4) == 0 ? 2 + r.nextInt(3) : 1;
+    for (int i = 0; i < requests; i++) {
+      sb.append(request(r));
+    }
+    byte[] bytes = sb.toString().getBytes(StandardCharsets.ISO_8859_1);
+    String kind = "requests";
+    if (r.nextInt(3) == 0) {
+      bytes = mutate(r, bytes);
+      kind = "mutated";
+    }
+    if (r.nextInt(20) == 0) {
+      bytes = new byte[r.nextInt(512)];
+      r.nextBytes(bytes);
+      kind = "random";
+    }
+    return new Case(kind, bytes, false);
+  }
+
+  private static String request(Random r) {
+    StringBuilder sb = new StringBuilder();
+    String target = pick(r, TARGETS);
+    if (r.nextInt(25) == 0) {
+      target = "/" + "a".repeat(3000 + r.nextInt(3000)); // around --max-uri 4KiB
+    }
+    sb.append(pick(r, METHODS)).append(' ').append(target).append(' ').append(pick(r, VERSIONS)).append("\r\n");
+    int headers = r.nextInt(6);
+    if (r.nextInt(4) != 0) {
+      sb.append("Host: t\r\n");
+    }
+    for (int i = 0; i < headers; i++) {
+      sb.append(pick(r, HEADERS)).append(r.nextInt(15) == 0 ? "\n" : "\r\n");
+    }
+    if (r.nextInt(30) == 0) {
+      sb.append("X-Big: ").append("b".repeat(6000 + r.nextInt(6000))).append("\r\n"); // around 8KiB heads
+    }
+    sb.append("\r\n");
+    if (r.nextInt(3) == 0) {
+      sb.append(pick(r, BODIES));
+    }
+    return sb.toString();
+  }
+
+  private static byte[] mutate(Random r, byte[] b) {
+    switch (r.nextInt(4)) {
+      case 0: // flip bits
+        for (int i = 1 + r.nextInt(4); i > 0 && b.length > 0; i--) {
+          b[r.nextInt(b.length)] ^= (byte) (1 << r.nextInt(8));
+        }
+        return b;
+      case 1: // cut
+        return java.util.Arrays.copyOf(b, r.nextInt(b.length + 1));
+      case 2: { // insert random bytes
+        int at = r.nextInt(b.length + 1);
+        byte[] ins = new byte[1 + r.nextInt(16)];
+        r.nextBytes(ins);
+        byte[] c = new byte[b.length + ins.length];
+        System.arraycopy(b, 0, c, 0, at);
+        System.arraycopy(ins, 0, c, at, ins.length);
+        System.arraycopy(b, at, c, at + ins.length, b.length - at);
+        return c;
+      }
+      default: { // delete a run
+        if (b.length == 0) {
+          return b;
+        }
+        int at = r.nextInt(b.length);
+        int n = Math.min(b.length - at, 1 + r.nextInt(8));
+        byte[] c = new byte[b.length - n];
+        System.arraycopy(b, 0, c, 0, at);
+        System.arraycopy(b, at + n, c, at, b.length - at - n);
+        return c;
+      }
+    }
+  }
+
+  private static String pick(Random r, String[] from) {
+    return from[r.nextInt(from.length)];
+  }
+}

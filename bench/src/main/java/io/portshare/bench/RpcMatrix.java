@@ -25,8 +25,19 @@ public final class RpcMatrix {
   private final Path logDir;
   private final PrintStream log;
   private final Progress progress;
+  private final java.time.Duration serverWarmup;
 
   public RpcMatrix(LoadSpec base, List<Column> columns, int rounds, Path logDir, PrintStream log, Progress progress) {
+    this(base, columns, rounds, logDir, log, progress, java.time.Duration.ZERO);
+  }
+
+  /**
+   * {@code serverWarmup}: load run, not measured, on every freshly started server before its first
+   * cell, so that the first column does not pay for the server's JIT and class loading alone.
+   */
+  public RpcMatrix(LoadSpec base, List<Column> columns, int rounds, Path logDir, PrintStream log, Progress progress,
+      java.time.Duration serverWarmup) {
+    this.serverWarmup = serverWarmup;
     this.base = base;
     this.columns = List.copyOf(columns);
     this.rounds = rounds;
@@ -87,6 +98,15 @@ public final class RpcMatrix {
         String expected = "processes".equals(plan.mode()) ? "reuseport" : plan.mode();
         if (!actual.equals(expected)) {
           return "not available: the server ran it as " + actual;
+        }
+      }
+      if (servers != null && !serverWarmup.isZero()) {
+        for (Column c : colOrder) {
+          LoadSpec prime = base.withCell(c.payloadSize(), c.perConnection());
+          LoadGenerator.run(new LoadSpec(prime.host(), prime.port(), prime.connections(), prime.transactionsPerConnection(),
+              prime.payloadSize(), java.time.Duration.ZERO, serverWarmup.dividedBy(colOrder.size()), 0,
+              prime.eventLoops(), prime.timeout()), progress.label(String.format("%-10s x%-2d %-12s", plan.mode(),
+              plan.workers(), "server warm-up")));
         }
       }
       for (Column c : colOrder) {

@@ -62,6 +62,10 @@ final class RpcMatrixCommand implements Callable<Integer> {
       description = "the C epoll echo peer for the c-epoll row, run as CMD --port PORT --workers N (default: ${DEFAULT-VALUE})")
   Path cEcho;
 
+  @Option(names = "--server-warmup", defaultValue = "4s",
+      description = "unmeasured load on each freshly started server, spread over the columns (default: ${DEFAULT-VALUE})")
+  java.time.Duration serverWarmup;
+
   @Option(names = "--out", defaultValue = "bench-results", description = "reports go to OUT/<timestamp>/ (default: ${DEFAULT-VALUE})")
   Path out;
 
@@ -129,7 +133,8 @@ final class RpcMatrixCommand implements Callable<Integer> {
     System.out.println("RPC matrix: " + plans.size() + " rows x " + cols.size() + " columns x " + rounds
         + " round(s), about " + estimateSeconds(base, plans.size() * cols.size() * rounds, plans.size() * rounds)
         + " s; load average " + meta.get("load average at start") + "; reports in " + dir);
-    MatrixResult result = new RpcMatrix(base, cols, rounds, dir.resolve("servers"), System.out, Progress.onTerminal())
+    MatrixResult result = new RpcMatrix(base, cols, rounds, dir.resolve("servers"), System.out, Progress.onTerminal(),
+        target != null ? java.time.Duration.ZERO : serverWarmup)
         .run(plans, meta);
     result.meta().put("load average at end", loadAverage());
     ReportWriter.writeAll(result, dir);
@@ -144,7 +149,7 @@ final class RpcMatrixCommand implements Callable<Integer> {
   }
 
   private static long estimateSeconds(LoadSpec s, int cells, int serverStarts) {
-    return cells * (s.warmup().toSeconds() + s.duration().toSeconds() + 1) + serverStarts * 3L;
+    return cells * (s.warmup().toSeconds() + s.duration().toSeconds() + 1) + serverStarts * 7L;
   }
 
   private static List<Integer> range(int n) {
@@ -167,6 +172,8 @@ final class RpcMatrixCommand implements Callable<Integer> {
     m.put("load generator", s.eventLoops() + " event loops, " + LoadGenerator.transport() + ", " + s.connections()
         + " connections, " + (s.openLoop() ? "open loop at " + s.ratePerSecond() + " requests/s" : "closed loop"));
     m.put("per cell", "warm-up " + s.warmup().toMillis() + " ms, measured " + s.duration().toMillis() + " ms");
+    m.put("server warm-up", target != null ? "none (existing target)"
+        : serverWarmup.toMillis() + " ms of unmeasured load after each server start");
     m.put("rounds", rounds + (rounds > 1 ? " (order of rows and columns reversed every other round)" : ""));
     m.put("load average at start", loadAverage());
     return m;

@@ -117,7 +117,7 @@ final class PinnedMode {
               + " of them this process's; steering needs exactly its " + instances + " listeners");
         }
         steering.attach(fds.get(0), cpus);
-        LOG.info("pinned: {} event loops on CPUs {}, connections steered by CPU", instances, describe(cpus));
+        LOG.info("pinned: event loops 0..{} on CPUs {}, connections steered by CPU", instances - 1, describe(cpus));
       } catch (Exception e) {
         fail("steering connections on port " + port + ": " + e.getMessage());
       }

@@ -137,6 +137,14 @@ class PinnedModeTest {
   }
 
   @Test
+  void theKernelAcceptsBothProgramShapes() {
+    allowedCpus();
+    ReuseportSteering steering = new ReuseportSteering(LinuxLibC.load());
+    steering.probe(new int[] {0, 1});
+    steering.probe(new int[] {1, 3, 64});
+  }
+
+  @Test
   void listeningInodesAreReadFromTheKernelTable() {
     List<String> table = List.of(
         "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",

@@ -13,7 +13,7 @@ import java.util.List;
  */
 final class RollingRestart {
 
-  private static final int CLIENTS = 6;
+  private static final int CLIENTS = 16;
 
   private RollingRestart() {}
 

@@ -33,6 +33,7 @@ BIG_FETCHES=${BIG_FETCHES:-10}
 MODE=${MODE:-reuseport}
 JAVA_OPTS=${JAVA_OPTS:-}
 HOST=127.0.0.1
+HZ=$(getconf CLK_TCK)
 
 cd "$(dirname "$0")/.."
 HERE=$(pwd)
@@ -104,7 +105,7 @@ stop_nginx() {
   rm -f "$WORK/nginx.pid"
 }
 
-# One wrk run: prints "req/s avg_latency_ms p99_latency_ms errors".
+# One wrk run: prints "req/s avg_latency_ms p99_latency_ms errors requests".
 run_wrk() { # url close(0|1)
   local out hdr=()
   [ "$2" = 1 ] && hdr=(-H "Connection: close")
@@ -116,7 +117,8 @@ run_wrk() { # url close(0|1)
     /^ +99%/ { p99 = ms($2) }
     /Socket errors/ { gsub(/,/, ""); err = $4 + $6 + $8 + $10 }
     /Non-2xx/ { err += $NF }
-    END { printf "%.0f %.2f %.2f %d\n", rps, avg, p99, err }' <<<"$out"
+    / requests in / { n = $1 }
+    END { printf "%.0f %.2f %.2f %d %d\n", rps, avg, p99, err, n }' <<<"$out"
 }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -141,7 +143,7 @@ cpu_per_gb() { # url pids...
     bytes=$((bytes + n))
   done
   after=$(cpu_ticks "$@")
-  awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v b="$bytes" 'BEGIN { printf "%.3f\n", (t / hz) / (b / 1073741824) }'
+  awk -v t=$((after - before)) -v hz="$HZ" -v b="$bytes" 'BEGIN { printf "%.3f\n", (t / hz) / (b / 1073741824) }'
 }
 
 main() {
@@ -176,16 +178,27 @@ main() {
       local order=(ours nginx)
       [ $((round % 2)) -eq 0 ] && order=(nginx ours)
       for who in "${order[@]}"; do
-        local port=$PORT
-        [ "$who" = nginx ] && port=$NGINX_PORT
-        echo "$1 $2 $who $round $(run_wrk "http://$HOST:$port/$1" "$2")" >>"$results"
+        local port=$PORT pids=$OURS_PID
+        if [ "$who" = nginx ]; then
+          port=$NGINX_PORT
+          pids="$(cat "$WORK/nginx.pid") $(pgrep -P "$(cat "$WORK/nginx.pid")" | tr '\n' ' ')"
+        fi
+        local before after line
+        # shellcheck disable=SC2086
+        before=$(cpu_ticks $pids)
+        line=$(run_wrk "http://$HOST:$port/$1" "$2")
+        # shellcheck disable=SC2086
+        after=$(cpu_ticks $pids)
+        # Server CPU per request: steadier than req/s when the machine is shared.
+        echo "$1 $2 $who $round $line $(awk -v t=$((after - before)) -v hz="$HZ" -v l="$line" \
+          'BEGIN { split(l, f, " "); if (f[5] > 0) printf "%.1f", t / hz * 1e6 / f[5]; else print 0 }')" >>"$results"
       done
     done
     say "round $round of $ROUNDS done"
   done
 
-  printf '\n%-11s %-10s %24s %24s %8s %16s %16s\n' object conn "ours req/s (min-max)" "nginx req/s (min-max)" ratio \
-    "lat ours avg/p99" "lat nginx avg/p99"
+  printf '\n%-11s %-10s %24s %24s %6s %18s %18s %14s\n' object conn "ours req/s (min-max)" "nginx req/s (min-max)" ratio \
+    "lat ours avg/p99" "lat nginx avg/p99" "CPU us/req o/n"
   for c in "${cases[@]}"; do
     set -- $c
     local conn=keep-alive
@@ -200,7 +213,10 @@ main() {
     lb=$(awk -v f="$1" -v c="$2" '$1 == f && $2 == c && $3 == "nginx" { print $6 }' "$results" | median)/$(awk -v f="$1" -v c="$2" '$1 == f && $2 == c && $3 == "nginx" { print $7 }' "$results" | median)
     ratio=$(awk -v a="$o" -v b="$n" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
     errs=$(awk -v f="$1" -v c="$2" '$1 == f && $2 == c { e += $8 } END { print e + 0 }' "$results")
-    printf '%-11s %-10s %10s (%s) %10s (%s) %8s %16s %16s%s\n' "$1" "$conn" "$o" "$ol" "$n" "$nl" "$ratio" "$la ms" "$lb ms" \
+    local co cn
+    co=$(awk -v f="$1" -v c="$2" '$1 == f && $2 == c && $3 == "ours" { print $10 }' "$results" | median)
+    cn=$(awk -v f="$1" -v c="$2" '$1 == f && $2 == c && $3 == "nginx" { print $10 }' "$results" | median)
+    printf '%-11s %-10s %10s (%s) %10s (%s) %6s %18s %18s %14s%s\n' "$1" "$conn" "$o" "$ol" "$n" "$nl" "$ratio" "$la ms" "$lb ms" "$co/$cn" \
       "$([ "$errs" -gt 0 ] && echo "  [$errs errors/non-2xx]")"
   done
 

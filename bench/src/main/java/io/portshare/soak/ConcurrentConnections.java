@@ -37,9 +37,11 @@ final class ConcurrentConnections {
         p.awaitReady(Duration.ofSeconds(60));
       }
       long rss0 = rss(procs);
-      int holderCount = (total + PER_HOLDER - 1) / PER_HOLDER;
+      // At least two client processes on two source addresses, so a short run covers the spreading too.
+      int holderCount = Math.max(2, (total + PER_HOLDER - 1) / PER_HOLDER);
+      int perHolder = (total + holderCount - 1) / holderCount;
       for (int h = 0; h < holderCount; h++) {
-        int n = Math.min(PER_HOLDER, total - h * PER_HOLDER);
+        int n = Math.min(perHolder, total - h * perHolder);
         holders.add(new ProcessBuilder(ServerProcess.javaBin(), "-Xmx256m", "-cp",
             System.getProperty("java.class.path"), Holder.class.getName(), Integer.toString(port),
             "127.0.0." + (2 + h), Integer.toString(n)).redirectError(ProcessBuilder.Redirect.INHERIT).start());

@@ -21,6 +21,8 @@ final class RpcLoad implements AutoCloseable {
   final AtomicLong connections = new AtomicLong();
   final AtomicLong failedConnects = new AtomicLong();
   final AtomicLong brokenConnections = new AtomicLong();
+  /** Each broken long-lived connection: {its local port, System.nanoTime() when it connected}. */
+  final java.util.Queue<long[]> broken = new java.util.concurrent.ConcurrentLinkedQueue<>();
   private final AtomicBoolean stop = new AtomicBoolean();
   private final List<Thread> threads = new ArrayList<>();
   private final List<String> firstErrors = new ArrayList<>();
@@ -92,6 +94,7 @@ final class RpcLoad implements AutoCloseable {
         continue;
       }
       connections.incrementAndGet();
+      long connectedAt = System.nanoTime();
       try (w) {
         while (more()) {
           w.transact(FRAME);
@@ -100,6 +103,7 @@ final class RpcLoad implements AutoCloseable {
       } catch (IOException e) {
         failedTransactions.incrementAndGet();
         brokenConnections.incrementAndGet();
+        broken.add(new long[] {w.socket.getLocalPort(), connectedAt});
         note(e);
       }
     }

@@ -5,7 +5,8 @@ import java.nio.file.Path;
 /**
  * Where the service jars are, which ports a run may use, and how big each scenario is.
  *
- * @param portBase scenario k uses ports portBase + 20k ... + 20k + 19
+ * @param portBase scenario k uses ports portBase + 20k ... + 20k + 19; 0 picks a free block of 20 per
+ *     scenario instead (tests: runs in parallel must not collide)
  */
 record SoakConfig(Path rpcJar, Path staticJar, Path deployDir, int portBase, long shortConnections,
     int concurrentConnections, int processes, int rollingRounds, int seconds) {
@@ -16,7 +17,36 @@ record SoakConfig(Path rpcJar, Path staticJar, Path deployDir, int portBase, lon
         20_000, 2_000, 2, 1, 3);
   }
 
+  private static final java.util.Map<String, Integer> FREE_BLOCKS = new java.util.concurrent.ConcurrentHashMap<>();
+
   int port(int scenario, int offset) {
+    if (portBase == 0) {
+      return FREE_BLOCKS.computeIfAbsent(System.identityHashCode(this) + "/" + scenario, k -> freeBlock(20)) + offset;
+    }
     return portBase + 20 * scenario + offset;
+  }
+
+  /**
+   * The first of {@code n} consecutive ports nothing is bound to now, below the ephemeral range
+   * (32768 up), where the many client sockets of a loaded machine would make a block rare.
+   */
+  static int freeBlock(int n) {
+    java.util.Random random = new java.util.Random();
+    for (int attempt = 0; attempt < 500; attempt++) {
+      int first = 20_000 + random.nextInt(12_000 - n);
+      boolean free = true;
+      for (int p = first; p < first + n && free; p++) {
+        try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+          s.setReuseAddress(false);
+          s.bind(new java.net.InetSocketAddress(p));
+        } catch (java.io.IOException e) {
+          free = false;
+        }
+      }
+      if (free) {
+        return first;
+      }
+    }
+    throw new IllegalStateException("no block of " + n + " free ports found");
   }
 }

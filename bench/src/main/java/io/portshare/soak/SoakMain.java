@@ -113,7 +113,7 @@ public final class SoakMain {
   }
 
   /** Runs the rolling scenario as a child JVM inside a fresh namespace with migration on or off. */
-  private static ScenarioResult rollingInNamespace(SoakConfig cfg, Path root, boolean migrate) throws Exception {
+  static ScenarioResult rollingInNamespace(SoakConfig cfg, Path root, boolean migrate) throws Exception {
     String name = "portshare-soak-" + ProcessHandle.current().pid() + (migrate ? "-m" : "-n");
     try (NetNamespace ns = NetNamespace.create(name, migrate)) {
       List<String> cmd = ns.wrap(List.of(ServerProcess.javaBin(), "-cp", System.getProperty("java.class.path"),
@@ -184,7 +184,7 @@ public final class SoakMain {
     }
     try {
       long n = Long.parseLong(v.replace("_", ""));
-      if (n < 1) {
+      if (n < 0 || (n == 0 && !name.equals("port-base"))) {
         throw new NumberFormatException();
       }
       return n;

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Load and fault scenarios against the real service jars, one line each: what it did, connections,
+# failures, server RSS. Minutes by default; --long for the big ones (1,000,000 short connections,
+# 30,000 concurrent, 4 processes, 5 rolling rounds). Exit 0 when every scenario held.
+#
+#   deploy/soak.sh [--long] [--scenarios short-connections,concurrent,sigkill,rolling,
+#                   sigterm-rpc,sigterm-static,slowloris,rpc-stalls] [--port-base 59000]
+#                  [--short-connections N] [--concurrent N] [--processes N] [--rounds N] [--netns auto|off]
+#
+# Ports: scenario k uses PORT_BASE+20k .. +19 (default base 59000; 0 picks free ones). Load goes to
+# loopback only; client processes also bind 127.0.0.2, 127.0.0.3, ... as source addresses.
+# The rolling restart runs twice, each in a network namespace of its own (ip netns, needs root)
+# with net.ipv4.tcp_migrate_req=0 and =1, and reports both failure counts; without root it runs
+# once, with the host's setting. The namespaces are deleted afterwards.
+# Environment: JAVA (default: java on PATH), BUILD=0 to never build the jars.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+case "${1:-}" in
+  -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
+java="${JAVA:-java}"
+jars=("$root/rpc-server/target/portshare-rpc-server.jar" "$root/static-server/target/portshare-static-server.jar"
+  "$root/bench/target/portshare-bench.jar")
+for jar in "${jars[@]}"; do
+  if [ ! -f "$jar" ]; then
+    if [ "${BUILD:-1}" = 0 ]; then
+      echo "soak: $jar is missing (build: ./mvnw -q -B package -DskipTests)" >&2
+      exit 1
+    fi
+    echo "soak: $jar is missing; building (./mvnw -q -B package -DskipTests)" >&2
+    (cd "$root" && ./mvnw -q -B package -DskipTests)
+    break
+  fi
+done
+# Each held connection is a descriptor: take the whole hard limit (the JVM does too, -XX:+MaxFDLimit).
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+exec "$java" -Xmx512m -cp "$root/bench/target/portshare-bench.jar" io.portshare.soak.SoakMain --root "$root" "$@"

@@ -17,10 +17,11 @@
 # THREADS (wrk threads, default 2), WORKERS (nginx workers and our event loops, default CPUs),
 # PORT (ours, default 18080; admin PORT+1), NGINX_PORT (default 18090), BIG_ROUNDS (default 3),
 # BIG_FETCHES (100 MB downloads per measurement, default 10), MODE (ours: reuseport|shared),
-# JAVA_OPTS (extra JVM flags for ours).
+# JAVA_OPTS (extra JVM flags for ours), WARMUP (seconds of load on ours before measuring, default 30).
 set -euo pipefail
 
 DURATION=${DURATION:-3s}
+WARMUP=${WARMUP:-30}
 ROUNDS=${ROUNDS:-3}
 CONNS=${CONNS:-64}
 THREADS=${THREADS:-2}
@@ -163,11 +164,13 @@ main() {
   say "wrk -t$THREADS -c$CONNS -d$DURATION, $ROUNDS rounds, servers alternate first; $WORKERS nginx workers / event loops ($MODE)"
   start_ours
   start_nginx on
-  say "warming up"
-  for path in 1k.bin index.html 24k.bin; do
-    DURATION=3s run_wrk "http://$HOST:$PORT/$path" 0 >/dev/null
-    DURATION=2s run_wrk "http://$HOST:$PORT/$path" 1 >/dev/null
+  say "warming up (${WARMUP}s of load on ours: the JIT needs tens of CPU-seconds on a busy 2-core box)"
+  local w=$((WARMUP / 10 > 0 ? WARMUP / 10 : 1))
+  for path in 1k.bin 8k.bin 16k.bin 24k.bin index.html; do
+    DURATION=${w}s run_wrk "http://$HOST:$PORT/$path" 0 >/dev/null
+    DURATION=${w}s run_wrk "http://$HOST:$PORT/$path" 1 >/dev/null
   done
+  DURATION=${w}s run_wrk "http://$HOST:$NGINX_PORT/1k.bin" 0 >/dev/null
 
   local results="$WORK/results"
   : >"$results"
@@ -229,6 +232,8 @@ main() {
   done
   stop_ours
   start_ours --no-sendfile
+  # A fresh JVM: warm the copying path as much as the sendfile one was, or JIT time inflates it.
+  for _ in 1 2 3 4 5; do curl -s -o /dev/null "http://$HOST:$PORT/100m.bin"; done
   for round in $(seq 1 "$BIG_ROUNDS"); do
     cp+=("$(cpu_per_gb "http://$HOST:$PORT/100m.bin" "$OURS_PID")")
   done

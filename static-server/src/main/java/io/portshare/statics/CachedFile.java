@@ -4,6 +4,7 @@ import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.internal.buffer.BufferInternal;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /**
@@ -41,12 +42,20 @@ final class CachedFile {
     this.etag = "\"" + Long.toHexString(modifiedSeconds) + "-" + Long.toHexString(size) + "\"";
     this.etagHeader = HttpHeaders.createOptimized(etag);
     this.lastModified = HttpHeaders.createOptimized(HttpDates.format(modifiedMillis));
-    // A direct buffer goes to the socket as it is; a heap one would be copied into a direct one on
-    // every write. Unreleasable, because every answer writes a duplicate of the same bytes.
-    this.body = bytes == null ? null
-        : BufferInternal.buffer(Unpooled.unreleasableBuffer(Unpooled.directBuffer(bytes.length).writeBytes(bytes)));
+    this.body = bytes == null ? null : directBuffer(bytes);
     this.gzip = gzip;
     this.checkedAt = now;
+  }
+
+  /**
+   * A direct buffer goes to the socket as it is; a heap one would be copied into a direct one on
+   * every write. It is a JDK buffer, freed by the GC when its cache entry goes (Netty's own direct
+   * buffers are freed only by release()), and unreleasable, since every answer writes a duplicate.
+   */
+  static Buffer directBuffer(byte[] bytes) {
+    ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length);
+    direct.put(bytes).flip();
+    return BufferInternal.buffer(Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(direct)));
   }
 
   boolean sameAs(long size, long modifiedMillis) {

@@ -1,6 +1,5 @@
 package io.portshare.statics;
 
-import io.netty.buffer.Unpooled;
 import io.portshare.runtime.ServiceVerticle;
 import io.portshare.runtime.Settings;
 import io.vertx.core.Future;
@@ -12,7 +11,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.FileSystemAccess;
@@ -96,8 +94,7 @@ public final class StaticVerticle extends ServiceVerticle {
   }
 
   private static Buffer constant(String s) {
-    byte[] b = s.getBytes(StandardCharsets.UTF_8);
-    return BufferInternal.buffer(Unpooled.unreleasableBuffer(Unpooled.directBuffer(b.length).writeBytes(b)));
+    return CachedFile.directBuffer(s.getBytes(StandardCharsets.UTF_8));
   }
 
   private void tick() {
@@ -224,7 +221,9 @@ public final class StaticVerticle extends ServiceVerticle {
       res.end(length == rep.size ? rep.body : rep.body.slice((int) offset, (int) (offset + length)));
     } else if (sendfile) {
       metrics.sendfileBytes += length;
-      res.sendFile(rep.pathString, offset, length);
+      // If the file went away since it was checked, the answer cannot be finished: cut the
+      // connection rather than leave the client waiting for a body.
+      res.sendFile(rep.pathString, offset, length).onFailure(e -> res.reset());
     } else {
       metrics.copiedBytes += length;
       copy(res, rep, offset, length);
@@ -234,7 +233,8 @@ public final class StaticVerticle extends ServiceVerticle {
   /** The copying path, for --no-sendfile: the file is read into buffers and written from them. */
   private void copy(HttpServerResponse res, CachedFile rep, long offset, long length) {
     vertx.fileSystem().open(rep.pathString, new OpenOptions().setRead(true).setWrite(false).setCreate(false))
-        .onSuccess(f -> f.setReadPos(offset).setReadLength(length).setReadBufferSize(64 * 1024).pipeTo(res))
+        .onSuccess(f -> f.setReadPos(offset).setReadLength(length).setReadBufferSize(64 * 1024).pipeTo(res)
+            .onComplete(done -> f.close()))
         .onFailure(e -> res.reset());
   }
 

@@ -7,7 +7,8 @@
 #                   sigterm-rpc,sigterm-static,slowloris,rpc-stalls] [--port-base 59000]
 #                  [--short-connections N] [--concurrent N] [--processes N] [--rounds N] [--netns auto|off]
 #
-# Ports: scenario k uses PORT_BASE+20k .. +19 (default base 59000; 0 picks free ones). Load goes to
+# Ports: scenario k uses PORT_BASE+20k .. +19 (default base 59000; 0 picks free blocks below 32768,
+# out of the way of other programs' ephemeral client ports, which may hold a port of 59000+). Load goes to
 # loopback only; client processes also bind 127.0.0.2, 127.0.0.3, ... as source addresses.
 # The rolling restart runs twice, each in a network namespace of its own (ip netns, needs root)
 # with net.ipv4.tcp_migrate_req=0 and =1, and reports both failure counts; without root it runs
@@ -17,7 +18,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 case "${1:-}" in
-  -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 java="${JAVA:-java}"
 jars=("$root/rpc-server/target/portshare-rpc-server.jar" "$root/static-server/target/portshare-static-server.jar"

@@ -96,18 +96,12 @@ public final class Launcher {
    * (-XX:+MaxFDLimit, on by default); say what we got, since it caps open connections.
    */
   private static void logFileLimit(Logger log) {
-    try {
-      for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/limits"))) {
-        if (line.startsWith("Max open files")) {
-          String[] f = line.substring("Max open files".length()).trim().split("\\s+");
-          log.info("open files limit: soft {} hard {} (each connection takes one)", f[0], f[1]);
-          if (!f[0].equals(f[1])) {
-            log.warn("open files soft limit {} is below the hard limit {}: start with -XX:+MaxFDLimit", f[0], f[1]);
-          }
-        }
+    String[] limit = FileLimit.read();
+    if (limit != null) {
+      log.info("open files limit: soft {} hard {} (each connection takes one)", limit[0], limit[1]);
+      if (!limit[0].equals(limit[1])) {
+        log.warn("open files soft limit {} is below the hard limit {}: start with -XX:+MaxFDLimit", limit[0], limit[1]);
       }
-    } catch (IOException | RuntimeException e) {
-      // Not Linux: nothing to report.
     }
   }
 

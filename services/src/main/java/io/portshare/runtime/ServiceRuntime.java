@@ -47,6 +47,9 @@ public final class ServiceRuntime {
   private int instances;
   private int port;
   private volatile boolean stopped;
+  private AcceptErrorHandler acceptErrors;
+  /** Accept on the event loop itself where an instance has one loop and its own socket (see RuntimeTransport). */
+  private final boolean acceptOnEventLoop = Boolean.getBoolean("portshare.accept-on-event-loop");
 
   private ServiceRuntime(ServiceDescriptor descriptor, Settings settings) {
     this.descriptor = descriptor;
@@ -106,6 +109,7 @@ public final class ServiceRuntime {
     admin = new AdminServer(adminVertx, registry, settings.getString("host"), settings.getInt("admin-port"));
     await(admin.start(), "admin port " + settings.getInt("admin-port"));
 
+    acceptErrors = new AcceptErrorHandler(descriptor.name(), openConnections::sum);
     port = settings.getInt("port");
     if (mode == ScalingMode.SHARED) {
       // One Vert.x shares one socket among its verticles by host and port; port 0 would give each
@@ -170,7 +174,7 @@ public final class ServiceRuntime {
             .setWorkerPoolSize(Math.max(2, eventLoops))
             .setInternalBlockingPoolSize(Math.max(2, eventLoops))
             .setPreferNativeTransport(transport != Transport.NIO))
-        .withTransport(transport)
+        .withTransport(new RuntimeTransport(transport, acceptOnEventLoop && eventLoops == 1, acceptErrors))
         .build();
     synchronized (serviceVertx) {
       serviceVertx.add(vertx);
@@ -218,6 +222,12 @@ public final class ServiceRuntime {
     } catch (java.util.concurrent.ExecutionException e) {
       Throwable cause = e.getCause();
       String msg = String.valueOf(cause.getMessage());
+      for (Throwable t = cause; t != null; t = t.getCause()) {
+        if (String.valueOf(t.getMessage()).contains("Too many open files")) {
+          throw new StartException("cannot start " + what + ": out of file descriptors (open files limit "
+              + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", cause);
+        }
+      }
       if (cause instanceof java.net.BindException || msg.contains("Address already in use")) {
         throw new StartException("cannot listen on " + what + ": address already in use", cause);
       }

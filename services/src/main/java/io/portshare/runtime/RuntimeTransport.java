@@ -1,0 +1,162 @@
+package io.portshare.runtime;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.InternetProtocolFamily;
+import io.vertx.core.datagram.DatagramSocketOptions;
+import io.vertx.core.net.ClientOptionsBase;
+import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.transport.Transport;
+import java.net.SocketAddress;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * The Netty transport the runtime gives every service Vert.x: the chosen one (epoll or NIO),
+ * with two things added where Vert.x offers no option.
+ *
+ * <ul>
+ *   <li>Every listening socket gets an {@link AcceptErrorHandler}: when accept(2) fails (out of
+ *       descriptors, above all) the server says so in one line of its own and pauses accepting
+ *       for a second, instead of Netty's generic "reached at the tail of the pipeline" warning
+ *       with a stack trace every second.
+ *   <li>With {@code acceptOnEventLoop}, for a Vert.x instance with one event loop whose listening
+ *       socket is its own (reuseport, pinned), the acceptor "group" is that same event loop, so a
+ *       connection is accepted, registered and served on one thread as a C epoll server does.
+ * </ul>
+ */
+final class RuntimeTransport implements Transport {
+
+  private final Transport delegate;
+  private final Spi spi;
+
+  RuntimeTransport(Transport delegate, boolean acceptOnEventLoop, AcceptErrorHandler acceptErrors) {
+    this.delegate = delegate;
+    this.spi = new Spi(delegate.implementation(), acceptOnEventLoop, acceptErrors);
+  }
+
+  @Override
+  public String name() {
+    return delegate.name();
+  }
+
+  @Override
+  public boolean available() {
+    return delegate.available();
+  }
+
+  @Override
+  public Throwable unavailabilityCause() {
+    return delegate.unavailabilityCause();
+  }
+
+  @Override
+  public io.vertx.core.spi.transport.Transport implementation() {
+    return spi;
+  }
+
+  /** Delegates everything but the acceptor group (optionally) and the server bootstrap's handler. */
+  private static final class Spi implements io.vertx.core.spi.transport.Transport {
+    private final io.vertx.core.spi.transport.Transport delegate;
+    private final boolean acceptOnEventLoop;
+    private final AcceptErrorHandler acceptErrors;
+    private EventLoopGroup ioGroup;
+
+    Spi(io.vertx.core.spi.transport.Transport delegate, boolean acceptOnEventLoop, AcceptErrorHandler acceptErrors) {
+      this.delegate = delegate;
+      this.acceptOnEventLoop = acceptOnEventLoop;
+      this.acceptErrors = acceptErrors;
+    }
+
+    @Override
+    public synchronized EventLoopGroup eventLoopGroup(int type, int nThreads, ThreadFactory threadFactory,
+        int ioRatio) {
+      if (acceptOnEventLoop && type == ACCEPTOR_EVENT_LOOP_GROUP && ioGroup != null) {
+        // Vert.x shuts both groups down on close; Netty's shutdownGracefully is idempotent.
+        return ioGroup;
+      }
+      EventLoopGroup group = delegate.eventLoopGroup(type, nThreads, threadFactory, ioRatio);
+      if (type == IO_EVENT_LOOP_GROUP) {
+        ioGroup = group;
+      }
+      return group;
+    }
+
+    @Override
+    public boolean supportsDomainSockets() {
+      return delegate.supportsDomainSockets();
+    }
+
+    @Override
+    public boolean supportFileRegion() {
+      return delegate.supportFileRegion();
+    }
+
+    @Override
+    public boolean isAvailable() {
+      return delegate.isAvailable();
+    }
+
+    @Override
+    public Throwable unavailabilityCause() {
+      return delegate.unavailabilityCause();
+    }
+
+    @Override
+    public SocketAddress convert(io.vertx.core.net.SocketAddress address) {
+      return delegate.convert(address);
+    }
+
+    @Override
+    public io.vertx.core.net.SocketAddress convert(SocketAddress address) {
+      return delegate.convert(address);
+    }
+
+    @Override
+    public IoHandlerFactory ioHandlerFactory() {
+      return delegate.ioHandlerFactory();
+    }
+
+    @Override
+    public DatagramChannel datagramChannel() {
+      return delegate.datagramChannel();
+    }
+
+    @Override
+    public DatagramChannel datagramChannel(InternetProtocolFamily family) {
+      return delegate.datagramChannel(family);
+    }
+
+    @Override
+    public ChannelFactory<? extends Channel> channelFactory(boolean domainSocket) {
+      return delegate.channelFactory(domainSocket);
+    }
+
+    @Override
+    public ChannelFactory<? extends ServerChannel> serverChannelFactory(boolean domainSocket) {
+      return delegate.serverChannelFactory(domainSocket);
+    }
+
+    @Override
+    public void configure(DatagramChannel channel, DatagramSocketOptions options) {
+      delegate.configure(channel, options);
+    }
+
+    @Override
+    public void configure(ClientOptionsBase options, int connectTimeout, boolean domainSocket, Bootstrap bootstrap) {
+      delegate.configure(options, connectTimeout, domainSocket, bootstrap);
+    }
+
+    @Override
+    public void configure(NetServerOptions options, boolean domainSocket, ServerBootstrap bootstrap) {
+      delegate.configure(options, domainSocket, bootstrap);
+      // ServerBootstrap puts this handler before its acceptor, so it sees accept errors first.
+      bootstrap.handler(acceptErrors);
+    }
+  }
+}

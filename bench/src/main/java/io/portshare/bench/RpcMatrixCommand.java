@@ -58,8 +58,8 @@ final class RpcMatrixCommand implements Callable<Integer> {
       description = "JVM flags of the started servers (default: ${DEFAULT-VALUE})")
   String serverJvmOptions;
 
-  @Option(names = "--c-echo", defaultValue = "deploy/c-echo/c-echo",
-      description = "the C epoll echo peer for the c-epoll row, run as CMD --port PORT --workers N (default: ${DEFAULT-VALUE})")
+  @Option(names = "--c-echo", defaultValue = "deploy/c-echo/echo",
+      description = "the C epoll echo peer for the c-epoll row, run as CMD -p PORT -t N (default: ${DEFAULT-VALUE})")
   Path cEcho;
 
   @Option(names = "--server-warmup", defaultValue = "4s",
@@ -119,8 +119,8 @@ final class RpcMatrixCommand implements Callable<Integer> {
               }
               continue; // the C peer is optional
             }
-            plans.add(new RpcMatrix.RowPlan(m, w, List.of(List.of(cEcho.toString(), "--port",
-                Integer.toString(port), "--workers", Integer.toString(w))), true));
+            plans.add(new RpcMatrix.RowPlan(m, w, List.of(List.of(cEcho.toString(), "-p",
+                Integer.toString(port), "-t", Integer.toString(w))), true));
           } else {
             plans.add(new RpcMatrix.RowPlan(m, w, ServerProcesses.commands(java, jvm, serverJar, m, w, host, port), false));
           }

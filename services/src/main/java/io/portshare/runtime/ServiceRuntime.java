@@ -48,8 +48,15 @@ public final class ServiceRuntime {
   private int port;
   private volatile boolean stopped;
   private AcceptErrorHandler acceptErrors;
-  /** Accept on the event loop itself where an instance has one loop and its own socket (see RuntimeTransport). */
-  private final boolean acceptOnEventLoop = Boolean.getBoolean("portshare.accept-on-event-loop");
+  /**
+   * Accept on the event loop itself where an instance has one loop and its own socket (see
+   * RuntimeTransport). RPC 64B, one transaction per connection, --instances 2 --mode reuseport,
+   * 3 alternated rounds on 2 CPUs: +8..15% transactions/s and 14..32% less server CPU per
+   * transaction than Vert.x's separate acceptor thread. -Dportshare.accept-on-event-loop=false
+   * restores the stock path, for comparison.
+   */
+  private final boolean acceptOnEventLoop =
+      !"false".equals(System.getProperty("portshare.accept-on-event-loop"));
 
   private ServiceRuntime(ServiceDescriptor descriptor, Settings settings) {
     this.descriptor = descriptor;

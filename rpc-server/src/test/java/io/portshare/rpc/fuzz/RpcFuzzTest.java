@@ -2,6 +2,7 @@ package io.portshare.rpc.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.portshare.runtime.testing.LogCapture;
 import io.portshare.rpc.RpcService;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.runtime.testing.PrometheusText;

@@ -1,4 +1,4 @@
-package io.portshare.statics.fuzz;
+package io.portshare.runtime.testing;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -12,12 +12,12 @@ import org.slf4j.LoggerFactory;
  * Keeps every WARN and ERROR event logged anywhere in this JVM while open: an exception that
  * escapes a handler ends up here (Netty's tail handler, Vert.x's unhandled-exception log).
  */
-final class LogCapture extends AppenderBase<ILoggingEvent> implements AutoCloseable {
+public final class LogCapture extends AppenderBase<ILoggingEvent> implements AutoCloseable {
 
   private final List<String> events = new ArrayList<>();
   private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
 
-  static LogCapture attach() {
+  public static LogCapture attach() {
     LogCapture c = new LogCapture();
     c.setContext(c.root.getLoggerContext());
     c.start();
@@ -34,7 +34,7 @@ final class LogCapture extends AppenderBase<ILoggingEvent> implements AutoClosea
     }
   }
 
-  synchronized List<String> warningsAndErrors() {
+  public synchronized List<String> warningsAndErrors() {
     return new ArrayList<>(events);
   }
 

@@ -226,7 +226,7 @@ public final class Launcher {
       case PATH:
         return "PATH";
       default:
-        return "N".equals(o.name()) ? "N" : o.type() == Option.Type.STRING ? "TEXT" : "N";
+        return o.type() == Option.Type.STRING ? "TEXT" : "N";
     }
   }
 

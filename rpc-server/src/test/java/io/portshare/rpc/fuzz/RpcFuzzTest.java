@@ -3,17 +3,15 @@ package io.portshare.rpc.fuzz;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.runtime.testing.LogCapture;
+import io.portshare.runtime.testing.RawExchange;
 import io.portshare.rpc.RpcService;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.runtime.testing.PrometheusText;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -106,38 +104,8 @@ class RpcFuzzTest {
         + "; starts " + hex;
   }
 
-  /** Sends the bytes in random pieces, half-closes, and reads the answer until the server closes. */
   private static byte[] exchange(int port, byte[] bytes, Random r) throws IOException {
-    try (Socket s = new Socket()) {
-      s.setTcpNoDelay(true);
-      s.setSoTimeout(15_000);
-      s.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
-      OutputStream out = s.getOutputStream();
-      try {
-        int at = 0;
-        while (at < bytes.length) {
-          int n = Math.min(bytes.length - at, 1 + r.nextInt(r.nextBoolean() ? 8 : 4096));
-          out.write(bytes, at, n);
-          out.flush();
-          at += n;
-        }
-        s.shutdownOutput();
-      } catch (SocketException e) {
-        // The server closed after an oversized length: what it answered before is still to be read.
-      }
-      InputStream in = s.getInputStream();
-      ByteArrayOutputStream got = new ByteArrayOutputStream();
-      byte[] buf = new byte[8192];
-      try {
-        int n;
-        while ((n = in.read(buf)) >= 0) {
-          got.write(buf, 0, n);
-        }
-      } catch (SocketException e) {
-        // A reset after a rejected frame: the answer so far must still be a prefix of the reference.
-      }
-      return got.toByteArray();
-    }
+    return RawExchange.exchange(port, bytes, r, 8, 4096);
   }
 
   private static boolean isPrefix(byte[] got, byte[] expected) {

@@ -3,16 +3,11 @@ package io.portshare.statics.fuzz;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.runtime.testing.LogCapture;
+import io.portshare.runtime.testing.RawExchange;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.runtime.testing.PrometheusText;
 import io.portshare.statics.StaticService;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -159,36 +154,7 @@ class StaticFuzzTest {
   }
 
   private static byte[] exchange(int port, byte[] bytes, Random r) throws IOException {
-    try (Socket s = new Socket()) {
-      s.setTcpNoDelay(true);
-      s.setSoTimeout(15_000);
-      s.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
-      OutputStream out = s.getOutputStream();
-      try {
-        int at = 0;
-        while (at < bytes.length) {
-          int n = Math.min(bytes.length - at, 1 + r.nextInt(r.nextBoolean() ? 16 : 8192));
-          out.write(bytes, at, n);
-          out.flush();
-          at += n;
-        }
-        s.shutdownOutput();
-      } catch (SocketException e) {
-        // The server answered 4xx and closed while we were still writing: read what it said.
-      }
-      InputStream in = s.getInputStream();
-      ByteArrayOutputStream got = new ByteArrayOutputStream();
-      byte[] buf = new byte[16384];
-      try {
-        int n;
-        while ((n = in.read(buf)) >= 0) {
-          got.write(buf, 0, n);
-        }
-      } catch (SocketException e) {
-        // Reset after an error answer: what arrived before it is checked.
-      }
-      return got.toByteArray();
-    }
+    return RawExchange.exchange(port, bytes, r, 16, 8192);
   }
 
   /** Keep-alive GETs of a small and a large file, checking status and body; returns {requests, errors}. */

@@ -8,8 +8,8 @@ import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
 
 /**
- * The few glibc calls the pinned mode makes, through JNA. None of them is on a hot path: they run
- * once per thread or per listener at start. JNA rather than the JDK's foreign function API because
+ * The few glibc calls the pinned mode and the drain make, through JNA. None of them is on a hot
+ * path: they run once per thread or per listener at start, or while a listener closes. JNA rather than the JDK's foreign function API because
  * the runtime targets Java 17, where that API is still incubating.
  */
 interface LinuxLibC extends Library {
@@ -28,6 +28,8 @@ interface LinuxLibC extends Library {
   int getpid();
 
   int setsockopt(int fd, int level, int optname, Pointer optval, int optlen) throws LastErrorException;
+
+  int getsockopt(int fd, int level, int optname, Pointer optval, Pointer optlen) throws LastErrorException;
 
   int socket(int domain, int type, int protocol) throws LastErrorException;
 

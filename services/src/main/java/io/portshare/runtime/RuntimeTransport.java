@@ -4,6 +4,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
@@ -18,9 +19,11 @@ import java.util.concurrent.ThreadFactory;
 
 /**
  * The Netty transport the runtime gives every service Vert.x: the chosen one (epoll or NIO),
- * with two things added where Vert.x offers no option.
+ * with three things added where Vert.x offers no option.
  *
  * <ul>
+ *   <li>Every listening socket joins {@code listeners}, so that a drain can close them all, each
+ *       with an empty accept queue, before it asks the servers to shut down ({@link Listeners}).
  *   <li>Every listening socket gets an {@link AcceptErrorHandler}: when accept(2) fails (out of
  *       descriptors, above all) the server says so in one line of its own and pauses accepting
  *       for a second, instead of Netty's generic "reached at the tail of the pipeline" warning
@@ -35,9 +38,10 @@ final class RuntimeTransport implements Transport {
   private final Transport delegate;
   private final Spi spi;
 
-  RuntimeTransport(Transport delegate, boolean acceptOnEventLoop, AcceptErrorHandler acceptErrors) {
+  RuntimeTransport(Transport delegate, boolean acceptOnEventLoop, Listeners listeners,
+      AcceptErrorHandler acceptErrors) {
     this.delegate = delegate;
-    this.spi = new Spi(delegate.implementation(), acceptOnEventLoop, acceptErrors);
+    this.spi = new Spi(delegate.implementation(), acceptOnEventLoop, listeners, acceptErrors);
   }
 
   @Override
@@ -64,12 +68,15 @@ final class RuntimeTransport implements Transport {
   private static final class Spi implements io.vertx.core.spi.transport.Transport {
     private final io.vertx.core.spi.transport.Transport delegate;
     private final boolean acceptOnEventLoop;
+    private final Listeners listeners;
     private final AcceptErrorHandler acceptErrors;
     private EventLoopGroup ioGroup;
 
-    Spi(io.vertx.core.spi.transport.Transport delegate, boolean acceptOnEventLoop, AcceptErrorHandler acceptErrors) {
+    Spi(io.vertx.core.spi.transport.Transport delegate, boolean acceptOnEventLoop, Listeners listeners,
+        AcceptErrorHandler acceptErrors) {
       this.delegate = delegate;
       this.acceptOnEventLoop = acceptOnEventLoop;
+      this.listeners = listeners;
       this.acceptErrors = acceptErrors;
     }
 
@@ -155,8 +162,15 @@ final class RuntimeTransport implements Transport {
     @Override
     public void configure(NetServerOptions options, boolean domainSocket, ServerBootstrap bootstrap) {
       delegate.configure(options, domainSocket, bootstrap);
-      // ServerBootstrap puts this handler before its acceptor, so it sees accept errors first.
-      bootstrap.handler(acceptErrors);
+      // ServerBootstrap puts this handler before its acceptor, so AcceptErrorHandler sees accept
+      // errors first.
+      bootstrap.handler(new ChannelInitializer<ServerChannel>() {
+        @Override
+        protected void initChannel(ServerChannel listener) {
+          listeners.add(listener);
+          listener.pipeline().addLast(acceptErrors);
+        }
+      });
     }
   }
 }

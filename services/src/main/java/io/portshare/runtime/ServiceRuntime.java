@@ -32,6 +32,8 @@ public final class ServiceRuntime {
 
   private static final Logger LOG = LoggerFactory.getLogger(ServiceRuntime.class);
   private static final long START_TIMEOUT_SECONDS = 60;
+  /** How long a closing listener may wait for its accept queue to empty (at most the drain timeout). */
+  private static final Duration LISTENER_QUEUE_WAIT = Duration.ofSeconds(2);
 
   private final ServiceDescriptor descriptor;
   private final Settings settings;
@@ -48,6 +50,7 @@ public final class ServiceRuntime {
   private int port;
   private volatile boolean stopped;
   private AcceptErrorHandler acceptErrors;
+  private final Listeners listeners = new Listeners();
   /**
    * Accept on the event loop itself where an instance has one loop and its own socket (see
    * RuntimeTransport). RPC 64B, one transaction per connection, --instances 2 --mode reuseport,
@@ -181,7 +184,8 @@ public final class ServiceRuntime {
             .setWorkerPoolSize(Math.max(2, eventLoops))
             .setInternalBlockingPoolSize(Math.max(2, eventLoops))
             .setPreferNativeTransport(transport != Transport.NIO))
-        .withTransport(new RuntimeTransport(transport, acceptOnEventLoop && eventLoops == 1, acceptErrors))
+        .withTransport(new RuntimeTransport(transport, acceptOnEventLoop && eventLoops == 1, listeners,
+            acceptErrors))
         .build();
     synchronized (serviceVertx) {
       serviceVertx.add(vertx);
@@ -266,6 +270,8 @@ public final class ServiceRuntime {
     }
     admin.ready(false);
     LOG.info("draining: {} connections open, timeout {} ms", openConnections.sum(), drainTimeout.toMillis());
+    // Before any server's own shutdown, and with empty accept queues: see Listeners.
+    listeners.closeAll(drainTimeout.compareTo(LISTENER_QUEUE_WAIT) < 0 ? drainTimeout : LISTENER_QUEUE_WAIT);
     List<Future<Void>> drains = new ArrayList<>();
     List<ServiceVerticle> all;
     synchronized (verticles) {

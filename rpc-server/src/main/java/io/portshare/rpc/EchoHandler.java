@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
@@ -19,10 +20,17 @@ import java.util.concurrent.TimeUnit;
 final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDecoder.FrameHandler {
 
   /**
-   * How long a drain waits before it may close at a frame boundary: one turn of the event loop is
-   * enough for bytes already in the socket to be read, and 10 ms is far more than one turn.
+   * A drain closes a connection once it has read nothing for this long with reading on, at a
+   * frame boundary: one turn of the event loop is enough for bytes already in the socket to be
+   * read, and 10 ms is far more than one turn.
    */
   private static final long DRAIN_SETTLE_MILLIS = 10;
+  /**
+   * After its last answer a closing connection half-closes and waits this long for the peer to
+   * close too (nginx's lingering close): closing outright with bytes unread makes the kernel send
+   * RST, and RST throws away answers still queued toward the peer.
+   */
+  private static final long LINGER_MILLIS = 2000;
 
   private final FrameDecoder decoder;
   private final RpcMetrics metrics;
@@ -33,7 +41,8 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
   private int runEnd;
   private boolean closing;
   private boolean draining;
-  private boolean drainSettled;
+  /** Reading was off at some point since the last drain tick, so that tick's quiet proves nothing. */
+  private boolean pausedSinceTick;
   private long bytesAtLastTick;
   private long bytesReceived;
   private ScheduledFuture<?> drainTicker;
@@ -72,6 +81,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
         // The peer reads slower than it writes: stop reading until the answers drain (Netty's
         // read loop checks auto-read between reads, so at most one more buffer comes in).
         ctx.channel().config().setAutoRead(false);
+        pausedSinceTick = true;
       }
     } finally {
       current = null;
@@ -112,9 +122,6 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
     ctx.flush();
-    if (drainSettled) {
-      closeIfDrained();
-    }
   }
 
   @Override
@@ -127,15 +134,15 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
 
   private void reject() {
     metrics.framesRejected++;
-    closing = true;
+    // The answers to the frames before the bad one still go out; until they have, nothing more
+    // is read, so a peer that never reads is left to the idle timeout.
     ctx.channel().config().setAutoRead(false);
-    // The answers to the frames before the bad one still go out.
-    ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    closeAfterAnswers();
   }
 
   /**
    * Called on this connection's event loop when the server shuts down: answers what has been
-   * received, then closes at the first frame boundary with nothing unread.
+   * received, then closes at the first frame boundary after a tick with nothing read.
    */
   void startDrain() {
     if (draining || closing) {
@@ -143,26 +150,42 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
     }
     draining = true;
     bytesAtLastTick = bytesReceived;
+    pausedSinceTick = !ctx.channel().config().isAutoRead();
     drainTicker = ctx.executor().scheduleAtFixedRate(this::drainTick, DRAIN_SETTLE_MILLIS, DRAIN_SETTLE_MILLIS,
         TimeUnit.MILLISECONDS);
   }
 
   private void drainTick() {
-    boolean quiet = bytesReceived == bytesAtLastTick;
+    boolean reading = ctx.channel().config().isAutoRead();
+    // Quiet only if reading was on the whole tick: reading that resumed a moment ago (the peer
+    // took some answers) has not yet fetched what waits in the socket.
+    boolean quiet = bytesReceived == bytesAtLastTick && !pausedSinceTick && reading;
     bytesAtLastTick = bytesReceived;
-    drainSettled = true;
-    if (quiet) {
-      closeIfDrained();
+    pausedSinceTick = !reading;
+    if (quiet && !closing && decoder.atFrameBoundary()) {
+      metrics.drainClosed++;
+      closeAfterAnswers();
     }
   }
 
-  private void closeIfDrained() {
-    if (closing || !decoder.atFrameBoundary() || !ctx.channel().config().isAutoRead()) {
-      return;
-    }
+  /**
+   * Stops answering, sends what is queued, then half-closes and lets the peer close (or the
+   * linger time pass); bytes that arrive meanwhile are read and dropped.
+   */
+  private void closeAfterAnswers() {
     closing = true;
-    metrics.drainClosed++;
-    ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    if (drainTicker != null) {
+      drainTicker.cancel(false);
+    }
+    ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> {
+      if (!f.isSuccess() || !(ctx.channel() instanceof DuplexChannel)) {
+        ctx.close();
+        return;
+      }
+      ((DuplexChannel) ctx.channel()).shutdownOutput().addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+      ctx.channel().config().setAutoRead(true);
+      ctx.executor().schedule(() -> ctx.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+    });
   }
 
   @Override

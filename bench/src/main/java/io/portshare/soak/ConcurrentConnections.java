@@ -13,25 +13,44 @@ import java.util.List;
  * Many connections open at once against server processes sharing one port (SO_REUSEPORT), held by
  * client processes each on its own 127.0.0.x source address: a process may have 20,000
  * descriptors here, and one source address has about 28,000 ports toward one destination. Every
- * connection answers once when opened and once more when all are open; RSS per connection is the
- * servers' growth divided by the connections.
+ * connection does one transaction when opened and one more when all are open (an RPC echo, or a
+ * keep-alive GET of the static-server's demo index page); RSS per connection is the servers'
+ * growth divided by the connections.
  */
 final class ConcurrentConnections {
 
   /** Connections per client process: below its descriptor limit and the ports of one source address. */
   private static final int PER_HOLDER = 10_000;
 
+  /** Which service the connections talk to. */
+  enum Service {
+    RPC("concurrent-connections", "hold N RPC connections, 2 transactions each"),
+    STATIC("concurrent-static", "hold N HTTP keep-alive connections, 2 GETs each");
+
+    final String scenario;
+    final String what;
+
+    Service(String scenario, String what) {
+      this.scenario = scenario;
+      this.what = what;
+    }
+  }
+
   private ConcurrentConnections() {}
 
-  static ScenarioResult run(SoakConfig cfg, int total, int servers) throws Exception {
-    int port = cfg.port(1, 0);
+  static ScenarioResult run(SoakConfig cfg, int total, int servers, Service service) throws Exception {
+    int port = cfg.port(service == Service.RPC ? 1 : 8, 0);
     List<ServerProcess> procs = new ArrayList<>();
     List<Process> holders = new ArrayList<>();
     try {
       for (int i = 0; i < servers; i++) {
-        procs.add(ServerProcess.start(cfg.rpcJar(), List.of(), "--port", Integer.toString(port),
+        List<String> flags = new ArrayList<>(List.of("--port", Integer.toString(port),
             "--admin-port", Integer.toString(port + 1 + i), "--host", "127.0.0.1", "--instances", "1",
-            "--mode", "reuseport", "--idle-timeout", "0s"));
+            "--mode", "reuseport"));
+        // Held connections sit idle between their two transactions for as long as opening the rest takes.
+        flags.addAll(service == Service.RPC ? List.of("--idle-timeout", "0s") : List.of("--idle-timeout", "1h"));
+        procs.add(ServerProcess.start(service == Service.RPC ? cfg.rpcJar() : cfg.staticJar(), List.of(),
+            flags.toArray(String[]::new)));
       }
       for (ServerProcess p : procs) {
         p.awaitReady(Duration.ofSeconds(60));
@@ -42,9 +61,11 @@ final class ConcurrentConnections {
       int perHolder = (total + holderCount - 1) / holderCount;
       for (int h = 0; h < holderCount; h++) {
         int n = Math.min(perHolder, total - h * perHolder);
-        holders.add(new ProcessBuilder(ServerProcess.javaBin(), "-Xmx256m", "-cp",
+        List<String> cmd = new ArrayList<>(List.of(ServerProcess.javaBin(), "-Xmx256m", "-cp",
             System.getProperty("java.class.path"), Holder.class.getName(), Integer.toString(port),
-            "127.0.0." + (2 + h), Integer.toString(n)).redirectError(ProcessBuilder.Redirect.INHERIT).start());
+            "127.0.0." + (2 + h), Integer.toString(n)));
+        cmd.addAll(service == Service.RPC ? List.of("rpc") : List.of("http", "/"));
+        holders.add(new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start());
       }
       long held = 0;
       long failures = 0;
@@ -71,7 +92,7 @@ final class ConcurrentConnections {
       String detail = String.format("%d server processes on one port, %d client processes; open per /metrics %d; "
           + "RSS %s idle -> %s, %d B per connection", servers, holders.size(), (long) open,
           ScenarioResult.mib(rss0), ScenarioResult.mib(rss1), perConnection);
-      return new ScenarioResult("concurrent-connections", "hold N RPC connections, 2 transactions each", held,
+      return new ScenarioResult(service.scenario, service.what, held,
           failures + (total - held), ScenarioResult.mib(rss1), detail, ok);
     } finally {
       for (Process h : holders) {

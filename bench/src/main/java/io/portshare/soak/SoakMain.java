@@ -23,7 +23,7 @@ import java.util.Map;
  */
 public final class SoakMain {
 
-  static final List<String> SCENARIOS = List.of("short-connections", "concurrent", "sigkill", "rolling",
+  static final List<String> SCENARIOS = List.of("short-connections", "concurrent", "concurrent-static", "sigkill", "rolling",
       "sigterm-rpc", "sigterm-static", "slowloris", "rpc-stalls");
   private static final String RESULT = "RESULT\t";
 
@@ -85,7 +85,11 @@ public final class SoakMain {
         case "short-connections":
           return List.of(ShortConnections.run(cfg, cfg.shortConnections()));
         case "concurrent":
-          return List.of(ConcurrentConnections.run(cfg, cfg.concurrentConnections(), 2));
+          return List.of(ConcurrentConnections.run(cfg, cfg.concurrentConnections(), 2,
+              ConcurrentConnections.Service.RPC));
+        case "concurrent-static":
+          return List.of(ConcurrentConnections.run(cfg, cfg.concurrentConnections(), 2,
+              ConcurrentConnections.Service.STATIC));
         case "sigkill":
           return List.of(ProcessKill.run(cfg, Math.max(2, cfg.processes() + 1), cfg.seconds()));
         case "rolling":

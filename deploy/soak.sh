@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Load and fault scenarios against the real service jars, one line each: what it did, connections,
 # failures, server RSS. Minutes by default; --long for the big ones (1,000,000 short connections,
-# 30,000 concurrent, 4 processes, 5 rolling rounds). Exit 0 when every scenario held.
+# 30,000 concurrent to each service, 4 processes, 5 rolling rounds). Exit 0 when every scenario held.
 #
-#   deploy/soak.sh [--long] [--scenarios short-connections,concurrent,sigkill,rolling,
-#                   sigterm-rpc,sigterm-static,slowloris,rpc-stalls] [--port-base 59000]
+#   deploy/soak.sh [--long] [--scenarios short-connections,concurrent,concurrent-static,sigkill,
+#                   rolling,sigterm-rpc,sigterm-static,slowloris,rpc-stalls] [--port-base 59000]
 #                  [--short-connections N] [--concurrent N] [--processes N] [--rounds N] [--netns auto|off]
 #
 # Ports: scenario k uses PORT_BASE+20k .. +19 (default base 59000; 0 picks free blocks below 32768,
@@ -18,7 +18,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 case "${1:-}" in
-  -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 java="${JAVA:-java}"
 jars=("$root/rpc-server/target/portshare-rpc-server.jar" "$root/static-server/target/portshare-static-server.jar"

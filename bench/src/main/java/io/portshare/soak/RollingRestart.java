@@ -30,6 +30,7 @@ final class RollingRestart {
       for (ServerProcess p : live) {
         p.awaitReady(Duration.ofSeconds(60));
       }
+      long t0 = System.nanoTime();
       RpcLoad load = RpcLoad.oneShot(port, CLIENTS, 0);
       try {
         Thread.sleep(500);
@@ -46,6 +47,7 @@ final class RollingRestart {
       } finally {
         load.close();
       }
+      double seconds = (System.nanoTime() - t0) / 1e9;
       long failures = load.failures();
       boolean cleanExits = exitCodes.stream().allMatch(c -> c == 0);
       boolean migrating = "1".equals(migrate);
@@ -53,8 +55,9 @@ final class RollingRestart {
       boolean ok = cleanExits && (!migrating || failures == 0) && load.transactions.get() > 0;
       String what = "rolling restart x" + restarts + ", tcp_migrate_req=" + migrate
           + (namespace.isEmpty() ? "" : " (netns)");
-      String detail = String.format("%d processes, %d rounds, %d transactions, %d failed connects, drains exit %s%s",
-          processes, rounds, load.transactions.get(), load.failedConnects.get(),
+      String detail = String.format("%d processes, %d rounds in %.0f s, %d transactions (%.0f/s), %d failed connects, "
+          + "drains exit %s%s", processes, rounds, seconds, load.transactions.get(), load.transactions.get() / seconds,
+          load.failedConnects.get(),
           cleanExits ? "0" : exitCodes.toString(), failures == 0 ? "" : "; " + load.firstErrors());
       return new ScenarioResult("rolling-restart", what, load.connections.get() + load.failedConnects.get(),
           failures, ScenarioResult.mib(live.stream().mapToLong(ServerProcess::rssBytes).sum()), detail, ok);

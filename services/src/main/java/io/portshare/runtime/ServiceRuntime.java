@@ -55,11 +55,13 @@ public final class ServiceRuntime {
    * Accept on the event loop itself where an instance has one loop and its own socket (see
    * RuntimeTransport). RPC 64B, one transaction per connection, --instances 2 --mode reuseport,
    * 3 alternated rounds on 2 CPUs: +8..15% transactions/s and 14..32% less server CPU per
-   * transaction than Vert.x's separate acceptor thread. Off by default
-   * (-Dportshare.accept-on-event-loop=true turns it on): with it, a SIGTERM drain left frames
-   * unanswered (SoakScenariosTest sigterm-rpc: 800 of 3,200), which the stock path does not.
+   * transaction than Vert.x's separate acceptor thread. -Dportshare.accept-on-event-loop=false
+   * goes back to that thread. A drain must then wait for the listener's accept queue to empty
+   * (Listeners): a busy event loop leaves connections queued that an acceptor thread would
+   * already have taken.
    */
-  private final boolean acceptOnEventLoop = Boolean.getBoolean("portshare.accept-on-event-loop");
+  private final boolean acceptOnEventLoop =
+      Boolean.parseBoolean(System.getProperty("portshare.accept-on-event-loop", "true"));
 
   private ServiceRuntime(ServiceDescriptor descriptor, Settings settings) {
     this.descriptor = descriptor;

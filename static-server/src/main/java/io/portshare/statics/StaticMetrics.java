@@ -19,6 +19,7 @@ final class StaticMetrics {
   long sendfileBytes;
   long copiedBytes;
   long headerTimeouts;
+  long badVersions;
 
   StaticMetrics(MeterRegistry registry, String loop) {
     requests(registry, loop, "1xx", m -> m.informational);
@@ -37,6 +38,9 @@ final class StaticMetrics {
         .baseUnit("bytes").tag("service", "static").tag("loop", loop).tag("path", "copy").register(registry);
     FunctionCounter.builder("portshare.static.header.timeouts", this, m -> m.headerTimeouts)
         .description("Connections closed because a request head did not arrive in time")
+        .tag("service", "static").tag("loop", loop).register(registry);
+    FunctionCounter.builder("portshare.static.bad.versions", this, m -> m.badVersions)
+        .description("Requests of a version other than HTTP/1.0 and 1.1, answered 505 or 400 and closed")
         .tag("service", "static").tag("loop", loop).register(registry);
   }
 

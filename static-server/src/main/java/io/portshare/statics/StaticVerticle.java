@@ -105,7 +105,9 @@ public final class StaticVerticle extends ServiceVerticle {
   private void connected(HttpConnection conn) {
     service.connectionOpened();
     // Internal API: the Netty pipeline is the only place that sees a request head begin.
-    HeadWatch watch = new HeadWatch(((ConnectionBase) conn).channelHandlerContext().pipeline());
+    io.netty.channel.ChannelPipeline pipeline = ((ConnectionBase) conn).channelHandlerContext().pipeline();
+    HeadWatch watch = new HeadWatch(pipeline);
+    pipeline.addBefore("handler", null, new VersionGuard(metrics));
     connections.add(watch);
     conn.closeHandler(v -> {
       connections.remove(watch);

@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The soak scenarios, short, against the real service jars as separate processes (the reactor
@@ -42,18 +44,11 @@ class SoakScenariosTest {
     assertThat(r.connections()).isGreaterThanOrEqualTo(cfg.shortConnections());
   }
 
-  @Test
-  void connectionsHeldOverTwoProcessesOnOnePortFromTwoSourceAddressesAreAllServed() throws Exception {
-    ScenarioResult r = ConcurrentConnections.run(cfg, cfg.concurrentConnections(), 2,
-        ConcurrentConnections.Service.RPC);
-    holds(r);
-    assertThat(r.connections()).isEqualTo(cfg.concurrentConnections());
-  }
-
-  @Test
-  void keepAliveConnectionsHeldOverTwoStaticProcessesOnOnePortAreAllServed() throws Exception {
-    ScenarioResult r = ConcurrentConnections.run(cfg, cfg.concurrentConnections(), 2,
-        ConcurrentConnections.Service.STATIC);
+  @ParameterizedTest
+  @EnumSource(ConcurrentConnections.Service.class)
+  void connectionsHeldOverTwoProcessesOnOnePortFromTwoSourceAddressesAreAllServed(
+      ConcurrentConnections.Service service) throws Exception {
+    ScenarioResult r = ConcurrentConnections.run(cfg, cfg.concurrentConnections(), 2, service);
     holds(r);
     assertThat(r.connections()).isEqualTo(cfg.concurrentConnections());
   }

@@ -273,7 +273,11 @@ public final class ServiceRuntime {
     admin.ready(false);
     LOG.info("draining: {} connections open, timeout {} ms", openConnections.sum(), drainTimeout.toMillis());
     // Before any server's own shutdown, and with empty accept queues: see Listeners.
+    long t0 = System.nanoTime();
     listeners.closeAll(drainTimeout.compareTo(LISTENER_QUEUE_WAIT) < 0 ? drainTimeout : LISTENER_QUEUE_WAIT);
+    // --drain-timeout bounds the whole drain, the wait for the accept queues included.
+    Duration left = drainTimeout.minusNanos(System.nanoTime() - t0);
+    Duration connectionsTimeout = left.isNegative() ? Duration.ZERO : left;
     List<Future<Void>> drains = new ArrayList<>();
     List<ServiceVerticle> all;
     synchronized (verticles) {
@@ -281,12 +285,12 @@ public final class ServiceRuntime {
     }
     for (ServiceVerticle v : all) {
       io.vertx.core.Promise<Void> p = io.vertx.core.Promise.promise();
-      v.vertxContext().runOnContext(x -> v.drain(drainTimeout).onComplete(p));
+      v.vertxContext().runOnContext(x -> v.drain(connectionsTimeout).onComplete(p));
       drains.add(p.future());
     }
     try {
       Future.join(drains).toCompletionStage().toCompletableFuture()
-          .get(drainTimeout.toMillis() + 2000, TimeUnit.MILLISECONDS);
+          .get(connectionsTimeout.toMillis() + 2000, TimeUnit.MILLISECONDS);
     } catch (Exception e) {
       LOG.warn("drain did not finish in time: {}", e.toString());
     }

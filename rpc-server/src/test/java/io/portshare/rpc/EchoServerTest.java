@@ -160,6 +160,39 @@ class EchoServerTest {
   }
 
   @Test
+  void answersEveryFrameBeforeARejectedOneThoughMoreBytesFollowIt() throws Exception {
+    start("--max-frame", "1KiB");
+    // 2 MiB of answers, more than the socket buffers hold: some are still queued in the server
+    // when it rejects. Closing outright with the bytes after the bad header unread would send RST
+    // and throw those answers away; the server half-closes and lingers instead.
+    int frames = 2048;
+    byte[] frame = RawConnection.frame(RawConnection.payload(1024, 3));
+    ByteArrayOutputStream stream = new ByteArrayOutputStream();
+    for (int i = 0; i < frames; i++) {
+      stream.write(frame);
+    }
+    stream.write(new byte[] {0, 0, 4, 1});
+    stream.write(new byte[256 * 1024]);
+    byte[] bytes = stream.toByteArray();
+    try (RawConnection c = new RawConnection(runtime.port())) {
+      Thread writer = new Thread(() -> {
+        try {
+          c.write(bytes);
+        } catch (IOException e) {
+          // The server may be gone before the last bytes: what matters is what comes back.
+        }
+      });
+      writer.start();
+      for (int i = 0; i < frames; i++) {
+        assertThat(c.readFrame()).as("answer %d", i).isEqualTo(RawConnection.payload(1024, 3));
+      }
+      assertThat(c.closedByServer()).isTrue();
+      writer.join(10_000);
+    }
+    await().untilAsserted(() -> assertThat(metric("portshare_rpc_frames_rejected_total")).isEqualTo(1.0));
+  }
+
+  @Test
   void idleTimeoutClosesAConnectionLeftHalfwayThroughAFrame() throws Exception {
     start("--idle-timeout", "300ms");
     try (RawConnection raw = new RawConnection(runtime.port())) {

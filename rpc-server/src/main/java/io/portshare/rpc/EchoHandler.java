@@ -46,6 +46,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
   private long bytesAtLastTick;
   private long bytesReceived;
   private ScheduledFuture<?> drainTicker;
+  private ScheduledFuture<?> lingerTimer;
 
   EchoHandler(int maxPayload, RpcMetrics metrics) {
     this.decoder = new FrameDecoder(maxPayload);
@@ -184,7 +185,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
       }
       ((DuplexChannel) ctx.channel()).shutdownOutput().addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
       ctx.channel().config().setAutoRead(true);
-      ctx.executor().schedule(() -> ctx.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+      lingerTimer = ctx.executor().schedule(() -> ctx.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
     });
   }
 
@@ -213,6 +214,9 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
     closing = true;
     if (drainTicker != null) {
       drainTicker.cancel(false);
+    }
+    if (lingerTimer != null) {
+      lingerTimer.cancel(false);
     }
     decoder.release();
     ctx.fireChannelInactive();

@@ -7,6 +7,7 @@ import io.portshare.rpc.client.RpcClient;
 import io.portshare.rpc.client.RpcClientOptions;
 import io.portshare.rpc.client.RpcConnection;
 import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.testing.PrometheusText;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -49,7 +50,7 @@ class EchoServerTest {
   }
 
   private double metric(String name) {
-    return Metrics.sum(runtime, name);
+    return PrometheusText.parse(runtime.registry().scrape()).sum(name);
   }
 
   @ParameterizedTest

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.portshare.rpc.client.RpcClient;
 import io.portshare.rpc.client.RpcClientOptions;
 import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.testing.PrometheusText;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -66,9 +67,9 @@ class ModesAndDrainTest {
     assertThat(firstError.get()).isNull();
     assertThat(ok.get()).isEqualTo(CONNECTIONS);
     await().untilAsserted(() -> {
-      assertThat(Metrics.sum(runtime, "portshare_rpc_transactions_total")).isEqualTo(CONNECTIONS);
-      assertThat(Metrics.sum(runtime, "portshare_connections_accepted_total")).isEqualTo(CONNECTIONS);
-      assertThat(Metrics.sum(runtime, "portshare_rpc_connection_errors_total{kind=\"other\"")).isZero();
+      assertThat(metric(runtime, "portshare_rpc_transactions_total")).isEqualTo(CONNECTIONS);
+      assertThat(metric(runtime, "portshare_connections_accepted_total")).isEqualTo(CONNECTIONS);
+      assertThat(metric(runtime, "portshare_rpc_connection_errors_total", "kind", "other")).isZero();
     });
     String scrape = runtime.registry().scrape();
     assertThat(scrape).containsPattern("portshare_info\\{[^}]*mode=\"" + mode + "\"");
@@ -119,7 +120,7 @@ class ModesAndDrainTest {
         RawConnection idle = new RawConnection(runtime.port())) {
       // A connection still in the kernel's accept queue when the listener closes is reset by the
       // kernel; the drain is about connections the server holds.
-      await().untilAsserted(() -> assertThat(Metrics.sum(runtime, "portshare_connections_accepted_total")).isEqualTo(3.0));
+      await().untilAsserted(() -> assertThat(metric(runtime, "portshare_connections_accepted_total")).isEqualTo(3.0));
       byte[] last = RawConnection.frame(RawConnection.payload(1000, 77));
       halfway.write(java.util.Arrays.copyOf(last, 500));
       busy.write(burst.toByteArray());
@@ -141,7 +142,11 @@ class ModesAndDrainTest {
       stopped.get(30, TimeUnit.SECONDS);
     }
     // Closed by the drain itself, long before the 20 s timeout would have cut them.
-    assertThat(Metrics.sum(runtime, "portshare_rpc_drain_closed_total")).isEqualTo(3.0);
+    assertThat(metric(runtime, "portshare_rpc_drain_closed_total")).isEqualTo(3.0);
     runtime = null;
+  }
+
+  private static double metric(ServiceRuntime runtime, String name, String... labelPairs) {
+    return PrometheusText.parse(runtime.registry().scrape()).sum(name, labelPairs);
   }
 }

@@ -81,6 +81,15 @@ public final class PrometheusText {
 
   /** The value of the one sample with this name whose labels include the given pairs. */
   public Optional<Double> value(String name, String... labelPairs) {
+    return matching(name, labelPairs).map(Sample::value).findFirst();
+  }
+
+  /** The sum over every sample with this name whose labels include the given pairs (if any). */
+  public double sum(String name, String... labelPairs) {
+    return matching(name, labelPairs).mapToDouble(Sample::value).sum();
+  }
+
+  private java.util.stream.Stream<Sample> matching(String name, String... labelPairs) {
     return named(name).stream().filter(s -> {
       for (int i = 0; i + 1 < labelPairs.length; i += 2) {
         if (!labelPairs[i + 1].equals(s.labels().get(labelPairs[i]))) {
@@ -88,11 +97,6 @@ public final class PrometheusText {
         }
       }
       return true;
-    }).map(Sample::value).findFirst();
-  }
-
-  /** The sum over every sample with this name. */
-  public double sum(String name) {
-    return named(name).stream().mapToDouble(Sample::value).sum();
+    });
   }
 }

@@ -29,16 +29,13 @@ class NoSendfileTest {
     Path root = Files.createDirectories(tmp.resolve("root"));
     StaticServerTest.Site.populate(root, tmp.resolve("outside"));
     big = Files.readAllBytes(root.resolve("big.bin"));
-    rt = ServiceRuntime.start(new StaticService(), "--port", "0", "--admin-port", "0", "--instances", "1",
-        "--host", "127.0.0.1", "--root", root.toString(), "--no-sendfile");
+    rt = TestServers.start(root, "--no-sendfile");
     port = rt.port();
   }
 
   @AfterAll
   static void stop() {
-    if (rt != null) {
-      rt.stop(Duration.ofSeconds(1));
-    }
+    TestServers.stop(rt);
   }
 
   @Test

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,16 +32,13 @@ class PathTraversalTest {
     Path root = Files.createDirectories(tmp.resolve("root"));
     outside = tmp.resolve("outside");
     StaticServerTest.Site.populate(root, outside);
-    rt = ServiceRuntime.start(new StaticService(), "--port", "0", "--admin-port", "0", "--instances", "1",
-        "--host", "127.0.0.1", "--root", root.toString(), "--listing");
+    rt = TestServers.start(root, "--listing");
     port = rt.port();
   }
 
   @AfterAll
   static void stop() {
-    if (rt != null) {
-      rt.stop(Duration.ofSeconds(1));
-    }
+    TestServers.stop(rt);
   }
 
   @ParameterizedTest

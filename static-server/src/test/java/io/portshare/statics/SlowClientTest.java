@@ -6,7 +6,6 @@ import io.portshare.runtime.ServiceRuntime;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,16 +22,13 @@ class SlowClientTest {
   @BeforeAll
   static void start() throws IOException {
     Files.writeString(root.resolve("hello.txt"), "hello\n");
-    rt = ServiceRuntime.start(new StaticService(), "--port", "0", "--admin-port", "0", "--instances", "1",
-        "--host", "127.0.0.1", "--root", root.toString(), "--header-timeout", "500ms");
+    rt = TestServers.start(root, "--header-timeout", "500ms");
     port = rt.port();
   }
 
   @AfterAll
   static void stop() {
-    if (rt != null) {
-      rt.stop(Duration.ofSeconds(1));
-    }
+    TestServers.stop(rt);
   }
 
   @Test

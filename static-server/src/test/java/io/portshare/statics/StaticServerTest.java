@@ -41,16 +41,13 @@ class StaticServerTest {
     root = Files.createDirectories(tmp.resolve("root"));
     Site.populate(root, tmp.resolve("outside"));
     big = Files.readAllBytes(root.resolve("big.bin"));
-    rt = ServiceRuntime.start(new StaticService(), "--port", "0", "--admin-port", "0", "--instances", "1",
-        "--host", "127.0.0.1", "--root", root.toString(), "--memory-max", "32KiB");
+    rt = TestServers.start(root, "--memory-max", "32KiB");
     port = rt.port();
   }
 
   @AfterAll
   static void stop() {
-    if (rt != null) {
-      rt.stop(Duration.ofSeconds(1));
-    }
+    TestServers.stop(rt);
   }
 
   @Test

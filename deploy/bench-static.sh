@@ -93,7 +93,7 @@ stop_ours() {
 
 start_nginx() { # sendfile on|off
   sed -e "s|@WORK@|$WORK|g" -e "s|@WORKERS@|$WORKERS|g" -e "s|@HOST@|$HOST|g" -e "s|@PORT@|$NGINX_PORT|g" \
-    -e "s|sendfile on;|sendfile $1;|" "$HERE/deploy/nginx-static.conf.template" >"$WORK/nginx.conf"
+    -e "s|sendfile on;|sendfile $1;|" "$HERE/bench/peers/nginx-static.conf.template" >"$WORK/nginx.conf"
   "$NGINX" -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log" 2>/dev/null || "$NGINX" -c "$WORK/nginx.conf"
   wait_http "http://$HOST:$NGINX_PORT/1k.bin"
 }

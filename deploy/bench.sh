@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The RPC table in one command: builds what is missing, then runs the default matrix
 # (modes shared, reuseport, pinned when the server has it, N processes, and the C epoll peer
-# when deploy/c-echo/echo builds; workers 1..CPUs; columns 64B|1x 64B|1024x 1024B|1x 1024B|1024x)
+# when bench/peers/c-echo/echo builds; workers 1..CPUs; columns 64B|1x 64B|1024x 1024B|1x 1024B|1024x)
 # and writes table.txt, results.json, results.csv, report.html and rpc-matrix.png under
 # bench-results/<timestamp>/. About 5 minutes on a 2-core machine with the defaults.
 #
@@ -25,8 +25,8 @@ if [ ! -f "$BENCH_JAR" ] || [ ! -f "$RPC_JAR" ]; then
   echo "bench: building rpc-server and bench" >&2
   ./mvnw -q -B -pl rpc-server,bench -am package -DskipTests
 fi
-if [ ! -x deploy/c-echo/echo ] && command -v gcc >/dev/null; then
-  deploy/c-echo/build.sh >&2 || echo "bench: could not build the C echo peer; its row is skipped" >&2
+if [ ! -x bench/peers/c-echo/echo ] && command -v gcc >/dev/null; then
+  bench/peers/c-echo/build.sh >&2 || echo "bench: could not build the C echo peer; its row is skipped" >&2
 fi
 
 JAVA_OPTS=${JAVA_OPTS:--Xms256m -Xmx512m}

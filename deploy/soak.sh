@@ -22,7 +22,7 @@ case "${1:-}" in
 esac
 java="${JAVA:-java}"
 jars=("$root/rpc-server/target/portshare-rpc-server.jar" "$root/static-server/target/portshare-static-server.jar"
-  "$root/bench/target/portshare-bench.jar")
+  "$root/services/system-tests/target/portshare-soak.jar")
 for jar in "${jars[@]}"; do
   if [ ! -f "$jar" ]; then
     if [ "${BUILD:-1}" = 0 ]; then
@@ -36,4 +36,4 @@ for jar in "${jars[@]}"; do
 done
 # Each held connection is a descriptor: take the whole hard limit (the JVM does too, -XX:+MaxFDLimit).
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-exec "$java" -Xmx512m -cp "$root/bench/target/portshare-bench.jar" io.portshare.soak.SoakMain --root "$root" "$@"
+exec "$java" -Xmx512m -jar "$root/services/system-tests/target/portshare-soak.jar" --root "$root" "$@"

@@ -58,7 +58,7 @@ final class RpcMatrixCommand implements Callable<Integer> {
       description = "JVM flags of the started servers (default: ${DEFAULT-VALUE})")
   String serverJvmOptions;
 
-  @Option(names = "--c-echo", defaultValue = "deploy/c-echo/echo",
+  @Option(names = "--c-echo", defaultValue = "bench/peers/c-echo/echo",
       description = "the C epoll echo peer for the c-epoll row, run as CMD -p PORT -t N (default: ${DEFAULT-VALUE})")
   Path cEcho;
 

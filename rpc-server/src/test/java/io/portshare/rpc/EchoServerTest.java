@@ -7,7 +7,7 @@ import io.portshare.rpc.client.RpcClient;
 import io.portshare.rpc.client.RpcClientOptions;
 import io.portshare.rpc.client.RpcConnection;
 import io.portshare.runtime.ServiceRuntime;
-import io.portshare.runtime.testing.PrometheusText;
+import io.portshare.kit.PrometheusText;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;

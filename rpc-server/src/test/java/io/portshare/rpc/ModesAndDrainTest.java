@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.portshare.rpc.client.RpcClient;
 import io.portshare.rpc.client.RpcClientOptions;
 import io.portshare.runtime.ServiceRuntime;
-import io.portshare.runtime.testing.PrometheusText;
+import io.portshare.kit.PrometheusText;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

@@ -3,8 +3,8 @@ package io.portshare.statics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.portshare.runtime.testing.PrometheusText;
-import io.portshare.runtime.testing.ServiceProcess;
+import io.portshare.kit.PrometheusText;
+import io.portshare.kit.ServiceProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

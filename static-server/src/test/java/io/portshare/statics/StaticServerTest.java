@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.portshare.runtime.ServiceRuntime;
-import io.portshare.runtime.testing.PrometheusText;
+import io.portshare.kit.PrometheusText;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;

@@ -2,11 +2,11 @@ package io.portshare.rpc.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.portshare.runtime.testing.LogCapture;
-import io.portshare.runtime.testing.RawExchange;
+import io.portshare.kit.LogCapture;
+import io.portshare.kit.RawExchange;
 import io.portshare.rpc.RpcService;
 import io.portshare.runtime.ServiceRuntime;
-import io.portshare.runtime.testing.PrometheusText;
+import io.portshare.kit.PrometheusText;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;

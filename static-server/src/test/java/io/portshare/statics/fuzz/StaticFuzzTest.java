@@ -2,10 +2,10 @@ package io.portshare.statics.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.portshare.runtime.testing.LogCapture;
-import io.portshare.runtime.testing.RawExchange;
+import io.portshare.kit.LogCapture;
+import io.portshare.kit.RawExchange;
 import io.portshare.runtime.ServiceRuntime;
-import io.portshare.runtime.testing.PrometheusText;
+import io.portshare.kit.PrometheusText;
 import io.portshare.statics.StaticService;
 import java.io.IOException;
 import java.net.URI;

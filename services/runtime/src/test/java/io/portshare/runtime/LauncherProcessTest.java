@@ -1,0 +1,126 @@
+package io.portshare.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.portshare.kit.ServiceProcess;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The launcher as an operator meets it: a real process, real signals, real exit codes. */
+class LauncherProcessTest {
+
+  private static final Duration START = Duration.ofSeconds(60);
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+
+  private HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void exampleServiceStartsThroughTheLauncherAndAnswers() throws Exception {
+    try (ServiceProcess p = ServiceProcess.launch(Map.of("PORTSHARE_GREETING", "hi"),
+        "--service", "hello", "--port", "0", "--admin-port", "0", "--instances", "2")) {
+      p.awaitReady(START);
+
+      assertThat(get(p.port(), "/").body()).startsWith("hi from loop ");
+      assertThat(get(p.adminPort(), "/health/ready").statusCode()).isEqualTo(200);
+      assertThat(p.output()).contains("portshare hello", "mode=reuseport", "instances=2");
+    }
+  }
+
+  @Test
+  void jsonLogFormatWritesOneJsonObjectPerLine() throws Exception {
+    try (ServiceProcess p = ServiceProcess.launch(Map.of("PORTSHARE_LOG_FORMAT", "json"),
+        "--service", "hello", "--port", "0", "--admin-port", "0", "--instances", "1")) {
+      p.awaitReady(START);
+
+      List<String> lines = p.output().lines().toList();
+      assertThat(lines).isNotEmpty();
+      for (String line : lines) {
+        io.vertx.core.json.JsonObject json = new io.vertx.core.json.JsonObject(line);
+        assertThat(json.getString("level")).isNotBlank();
+        assertThat(json.getString("formattedMessage")).isNotNull();
+      }
+      assertThat(lines).anyMatch(l -> l.contains("ready in"));
+    }
+  }
+
+  @Test
+  void badConfigExitsTwoWithOneLine() throws Exception {
+    try (ServiceProcess p = ServiceProcess.launch(Map.of("PORTSHARE_INSTANCES", "lots"), "--service", "hello")) {
+      assertThat(p.awaitExit(START)).isEqualTo(2);
+      assertThat(p.output().lines().toList()).containsExactly(
+          "portshare: invalid value for instances: \"lots\" (from PORTSHARE_INSTANCES); expected an integer");
+    }
+  }
+
+  @Test
+  void unknownFlagExitsTwo() throws Exception {
+    try (ServiceProcess p = ServiceProcess.launch(Map.of(), "--service", "hello", "--bogus")) {
+      assertThat(p.awaitExit(START)).isEqualTo(2);
+      assertThat(p.output().lines().toList()).containsExactly("portshare: unknown option --bogus (see --help)");
+    }
+  }
+
+  @Test
+  void helpListsEveryOptionWithItsDefaultAndExitsZero() throws Exception {
+    try (ServiceProcess p = ServiceProcess.launch(Map.of(), "--service", "hello", "--help")) {
+      assertThat(p.awaitExit(START)).isEqualTo(0);
+      assertThat(p.output()).contains("--port N", "(default: 8000)", "--mode shared|reuseport|pinned",
+          "(default: reuseport)", "--drain-timeout DURATION", "(default: 10s)", "--greeting TEXT");
+    }
+  }
+
+  @Test
+  void portInUseExitsOneWithAClearLine() throws Exception {
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 50, java.net.InetAddress.getByName("0.0.0.0"));
+        ServiceProcess p = ServiceProcess.launch(Map.of(), "--service", "hello", "--port",
+            Integer.toString(taken.getLocalPort()), "--admin-port", "0", "--instances", "1")) {
+      assertThat(p.awaitExit(START)).isEqualTo(1);
+      assertThat(p.output()).contains("portshare: cannot listen on port " + taken.getLocalPort() + ": address already in use");
+      assertThat(p.output()).doesNotContain("\tat ");
+    }
+  }
+
+  @Test
+  void sigtermDrainsTheRequestInFlightAfterReadinessTurnsFalseThenExitsZero() throws Exception {
+    try (ServiceProcess p = ServiceProcess.launch(Map.of(), "--service", "hello", "--port", "0", "--admin-port", "0",
+        "--instances", "2", "--drain-timeout", "10s")) {
+      p.awaitReady(START);
+      CompletableFuture<HttpResponse<String>> inFlight = http.sendAsync(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p.port() + "/?delay=2000"))
+              .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+      Thread.sleep(500);
+
+      p.terminate();
+      // While the request is still being answered, readiness must already say no.
+      List<Integer> readiness = new ArrayList<>();
+      while (!inFlight.isDone()) {
+        try {
+          readiness.add(get(p.adminPort(), "/health/ready").statusCode());
+        } catch (IOException e) {
+          break;
+        }
+        Thread.sleep(50);
+      }
+      HttpResponse<String> answer = inFlight.get(20, TimeUnit.SECONDS);
+
+      assertThat(answer.statusCode()).isEqualTo(200);
+      assertThat(answer.body()).startsWith("hello from loop ");
+      assertThat(readiness).contains(503);
+      assertThat(p.awaitExit(Duration.ofSeconds(30))).isEqualTo(0);
+      assertThat(p.output()).contains("stop requested", "stopped");
+    }
+  }
+}

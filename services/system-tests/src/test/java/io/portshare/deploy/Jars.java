@@ -1,0 +1,42 @@
+package io.portshare.deploy;
+
+import io.portshare.kit.Repository;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/** Where the repository and the service jars are, for the tests that run them as a user would. */
+final class Jars {
+
+  static final Path ROOT = Repository.root();
+
+  private Jars() {}
+
+  /**
+   * The runnable jar of a service module, e.g. {@code rpc-server}. The reactor builds both service
+   * modules before this one.
+   */
+  static Path of(String module) throws IOException, InterruptedException {
+    Path jar = Repository.serviceJar(module);
+    Process p = new ProcessBuilder("java", "-jar", jar.toString(), "--version").redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    p.waitFor(60, TimeUnit.SECONDS);
+    if (p.exitValue() != 0) {
+      throw new AssertionError(jar + " --version failed: " + out);
+    }
+    return jar;
+  }
+
+  static boolean commandWorks(String... command) {
+    try {
+      return new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+}

@@ -1,0 +1,310 @@
+package io.portshare.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.portshare.kit.Repository;
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every kustomization under k8s/ renders with {@code kubectl kustomize}, every object parses into
+ * the typed Kubernetes model with no field the model does not know, and the objects keep the
+ * promises of the deploy design (hardened pods, Guaranteed QoS, probes on the admin port, ...).
+ * What the process does with these specs is checked by the contract test of the bench module.
+ */
+class ManifestSchemaTest {
+
+  private static final Path ROOT = Repository.root();
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  static Stream<String> kustomizations() throws IOException {
+    List<String> dirs = new ArrayList<>(List.of("k8s/base", "k8s/base/rpc-server", "k8s/base/static-server"));
+    try (Stream<Path> overlays = Files.list(ROOT.resolve("k8s/overlays"))) {
+      overlays.sorted().forEach(p -> dirs.add(ROOT.relativize(p).toString()));
+    }
+    return dirs.stream();
+  }
+
+  @ParameterizedTest
+  @MethodSource("kustomizations")
+  void rendersIntoTheTypedModelAndKeepsTheDeployRules(String dir) throws Exception {
+    List<HasMetadata> objects = render(ROOT.resolve(dir));
+    assertThat(objects).isNotEmpty();
+    for (HasMetadata o : objects) {
+      assertThat(o).as("%s %s is a kind the model knows", o.getKind(), name(o))
+          .isNotInstanceOf(GenericKubernetesResource.class);
+      assertNoUnknownFields(o, o.getKind() + "/" + name(o));
+    }
+    checkDeployRules(objects);
+  }
+
+  @Test
+  void overlaysSizeTheServices() throws Exception {
+    List<HasMetadata> dev = render(ROOT.resolve("k8s/overlays/dev"));
+    assertThat(of(dev, HorizontalPodAutoscaler.class)).isEmpty();
+    assertThat(of(dev, Deployment.class)).hasSize(2)
+        .allSatisfy(d -> assertThat(d.getSpec().getReplicas()).isEqualTo(1));
+
+    List<HasMetadata> prod = render(ROOT.resolve("k8s/overlays/prod"));
+    assertThat(of(prod, HorizontalPodAutoscaler.class)).hasSize(2).allSatisfy(h -> {
+      assertThat(h.getSpec().getMinReplicas()).isEqualTo(3);
+      assertThat(h.getSpec().getMaxReplicas()).isEqualTo(12);
+    });
+    assertThat(of(prod, Deployment.class)).hasSize(2).allSatisfy(d -> {
+      var term = d.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity()
+          .getPreferredDuringSchedulingIgnoredDuringExecution().get(0).getPodAffinityTerm();
+      assertThat(term.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+      assertThat(term.getLabelSelector().getMatchLabels())
+          .isEqualTo(d.getSpec().getSelector().getMatchLabels());
+    });
+
+    List<HasMetadata> bench = render(ROOT.resolve("k8s/overlays/bench"));
+    Job job = of(bench, Job.class).get(0);
+    Container driver = job.getSpec().getTemplate().getSpec().getContainers().get(0);
+    String target = driver.getArgs().get(driver.getArgs().indexOf("--target") + 1);
+    Service rpc = of(bench, Service.class).stream()
+        .filter(s -> s.getMetadata().getName().equals(target.split(":")[0])).findFirst().orElseThrow();
+    assertThat(rpc.getSpec().getPorts()).extracting(ServicePort::getPort)
+        .contains(Integer.parseInt(target.split(":")[1]));
+    assertThat(of(bench, Deployment.class)).extracting(d -> d.getMetadata().getName()).containsExactly("rpc-server");
+  }
+
+  @Test
+  void serviceMonitorComponentScrapesTheAdminPortOfEachService(@TempDir Path tmp) throws Exception {
+    // The prod overlay with its documented edit (uncomment the component), copied out; kustomize
+    // takes only relative paths to other kustomizations.
+    Path prod = ROOT.resolve("k8s/overlays/prod");
+    try (Stream<Path> files = Files.list(prod)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        Files.copy(f, tmp.resolve(f.getFileName()));
+      }
+    }
+    String k = Files.readString(tmp.resolve("kustomization.yaml"));
+    assertThat(k).contains("# components:\n#   - ../../components/servicemonitor");
+    k = k.replace("# components:\n#   - ", "components:\n  - ")
+        .replace("../../", tmp.relativize(ROOT.resolve("k8s")) + "/");
+    Files.writeString(tmp.resolve("kustomization.yaml"), k);
+    List<HasMetadata> objects = render(tmp);
+    List<GenericKubernetesResource> monitors = objects.stream()
+        .filter(o -> o.getKind().equals("ServiceMonitor")).map(o -> (GenericKubernetesResource) o)
+        .collect(Collectors.toList());
+    assertThat(monitors).hasSize(2);
+    for (GenericKubernetesResource m : monitors) {
+      assertThat(m.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
+      assertThat(m.getMetadata().getNamespace()).isEqualTo("portshare");
+      Map<String, String> selector = m.get("spec", "selector", "matchLabels");
+      Service svc = of(objects, Service.class).stream()
+          .filter(s -> s.getSpec().getSelector().entrySet().containsAll(selector.entrySet()))
+          .findFirst().orElseThrow(() -> new AssertionError("no Service for " + selector));
+      List<Map<String, Object>> endpoints = m.get("spec", "endpoints");
+      assertThat(endpoints).allSatisfy(e -> {
+        assertThat(svc.getSpec().getPorts()).extracting(ServicePort::getName).contains((String) e.get("port"));
+        assertThat(e.get("path")).isEqualTo("/metrics");
+      });
+    }
+  }
+
+  private static void checkDeployRules(List<HasMetadata> objects) {
+    for (Deployment d : of(objects, Deployment.class)) {
+      String what = "Deployment " + name(d);
+      var spec = d.getSpec();
+      var pod = spec.getTemplate().getSpec();
+      Map<String, String> podLabels = spec.getTemplate().getMetadata().getLabels();
+      assertThat(podLabels).as(what + " selector matches its pods")
+          .containsAllEntriesOf(spec.getSelector().getMatchLabels());
+      assertThat(spec.getStrategy().getRollingUpdate().getMaxUnavailable()).isEqualTo(new IntOrString(0));
+      assertThat(pod.getSecurityContext().getRunAsNonRoot()).as(what + " runAsNonRoot").isTrue();
+      assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+      assertThat(pod.getContainers()).hasSize(1);
+      Container c = pod.getContainers().get(0);
+      assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).as(what + " read-only root").isTrue();
+      assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+      assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+      String tmpVolume = c.getVolumeMounts().stream().filter(m -> m.getMountPath().equals("/tmp"))
+          .findFirst().orElseThrow(() -> new AssertionError(what + " mounts no /tmp")).getName();
+      assertThat(pod.getVolumes()).anySatisfy(v -> {
+        assertThat(v.getName()).isEqualTo(tmpVolume);
+        assertThat(v.getEmptyDir()).isNotNull();
+      });
+
+      // Guaranteed QoS with whole CPUs, and one event loop per CPU of the limit.
+      Map<String, Quantity> requests = c.getResources().getRequests();
+      Map<String, Quantity> limits = c.getResources().getLimits();
+      assertThat(requests).as(what + " requests == limits").isEqualTo(limits);
+      assertThat(limits).containsKeys("cpu", "memory");
+      assertThat(limits.get("cpu").getNumericalAmount().stripTrailingZeros().scale()).as(what + " whole CPUs")
+          .isLessThanOrEqualTo(0);
+      EnvVar instances = c.getEnv().stream().filter(e -> e.getName().equals("PORTSHARE_INSTANCES"))
+          .findFirst().orElseThrow(() -> new AssertionError(what + " sets no PORTSHARE_INSTANCES"));
+      var field = instances.getValueFrom().getResourceFieldRef();
+      assertThat(field.getResource()).isEqualTo("limits.cpu");
+      assertThat(field.getContainerName()).isEqualTo(c.getName());
+
+      // Probes and scraping on the admin port; the drain fits in the grace period.
+      ContainerPort admin = c.getPorts().stream().filter(p -> p.getName().equals("admin")).findFirst()
+          .orElseThrow(() -> new AssertionError(what + " has no admin port"));
+      assertThat(c.getStartupProbe().getHttpGet().getPort()).isEqualTo(new IntOrString("admin"));
+      assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/health/ready");
+      assertThat(c.getReadinessProbe().getHttpGet().getPort()).isEqualTo(new IntOrString("admin"));
+      assertThat(c.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/health/live");
+      assertThat(c.getLivenessProbe().getHttpGet().getPort()).isEqualTo(new IntOrString("admin"));
+      Map<String, String> annotations = spec.getTemplate().getMetadata().getAnnotations();
+      assertThat(annotations).containsEntry("prometheus.io/scrape", "true")
+          .containsEntry("prometheus.io/port", Integer.toString(admin.getContainerPort()))
+          .containsEntry("prometheus.io/path", "/metrics");
+      long preStop = c.getLifecycle().getPreStop().getSleep().getSeconds();
+      assertThat(preStop).isPositive().isLessThan(pod.getTerminationGracePeriodSeconds());
+
+      // Every ConfigMap the pod mounts is one of the rendered objects (generated names carry a hash).
+      pod.getVolumes().stream().filter(v -> v.getConfigMap() != null).forEach(v ->
+          assertThat(objects).as(what + " mounts ConfigMap " + v.getConfigMap().getName())
+              .anySatisfy(o -> {
+                assertThat(o.getKind()).isEqualTo("ConfigMap");
+                assertThat(name(o)).isEqualTo(v.getConfigMap().getName());
+              }));
+
+      List<Service> services = of(objects, Service.class).stream()
+          .filter(s -> podLabels.entrySet().containsAll(s.getSpec().getSelector().entrySet()))
+          .collect(Collectors.toList());
+      assertThat(services).as(what + " has a Service").hasSize(1);
+      for (ServicePort sp : services.get(0).getSpec().getPorts()) {
+        IntOrString target = sp.getTargetPort();
+        assertThat(c.getPorts()).as(what + " has the Service's targetPort " + target).anySatisfy(p -> {
+          if (target.getStrVal() != null) {
+            assertThat(p.getName()).isEqualTo(target.getStrVal());
+          } else {
+            assertThat(p.getContainerPort()).isEqualTo(target.getIntVal());
+          }
+        });
+      }
+      for (PodDisruptionBudget pdb : of(objects, PodDisruptionBudget.class)) {
+        if (pdb.getMetadata().getName().equals(name(d))) {
+          assertThat(podLabels).containsAllEntriesOf(pdb.getSpec().getSelector().getMatchLabels());
+        }
+      }
+      NetworkPolicy policy = of(objects, NetworkPolicy.class).stream()
+          .filter(p -> podLabels.entrySet().containsAll(p.getSpec().getPodSelector().getMatchLabels().entrySet()))
+          .findFirst().orElseThrow(() -> new AssertionError(what + " has no NetworkPolicy"));
+      // The traffic port is open to all (a rule with no "from"); the admin port is not.
+      policy.getSpec().getIngress().forEach(rule -> rule.getPorts().forEach(p -> {
+        boolean open = rule.getFrom() == null || rule.getFrom().isEmpty();
+        assertThat(p.getPort().getStrVal().equals("admin")).as(what + " admin port open to all").isNotEqualTo(open);
+      }));
+    }
+    for (HorizontalPodAutoscaler hpa : of(objects, HorizontalPodAutoscaler.class)) {
+      assertThat(of(objects, Deployment.class)).extracting(HasMetadata::getMetadata)
+          .extracting(m -> m.getName()).contains(hpa.getSpec().getScaleTargetRef().getName());
+      assertThat(hpa.getSpec().getMetrics().get(0).getResource().getName()).isEqualTo("cpu");
+    }
+  }
+
+  /** Renders a kustomization with kubectl (as {@code deploy/k8s.sh} and a user would) and parses it. */
+  static List<HasMetadata> render(Path dir) throws IOException, InterruptedException {
+    Assumptions.assumeTrue(kubectlPresent(), "kubectl is not installed (.ci/run installs it); manifests not rendered");
+    Process p = new ProcessBuilder("kubectl", "kustomize", dir.toString()).redirectErrorStream(false).start();
+    byte[] out = p.getInputStream().readAllBytes();
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as("kubectl kustomize %s: %s", dir, err).isZero();
+    List<HasMetadata> objects = new ArrayList<>();
+    for (String doc : new String(out, StandardCharsets.UTF_8).split("(?m)^---$")) {
+      if (!doc.isBlank()) {
+        objects.add(SERIALIZATION.unmarshal(doc, HasMetadata.class));
+      }
+    }
+    return objects;
+  }
+
+  private static boolean kubectlPresent() {
+    try {
+      return new ProcessBuilder("kubectl", "version", "--client").redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor() == 0;
+    } catch (IOException | InterruptedException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The model keeps fields it does not know in additionalProperties instead of failing; a
+   * misspelt or misplaced field lands there, so every one of those maps must be empty.
+   */
+  static void assertNoUnknownFields(Object o, String path) {
+    if (o == null || o instanceof String || o instanceof Number || o instanceof Boolean || o instanceof Enum) {
+      return;
+    }
+    if (o instanceof List) {
+      List<?> list = (List<?>) o;
+      for (int i = 0; i < list.size(); i++) {
+        assertNoUnknownFields(list.get(i), path + "[" + i + "]");
+      }
+      return;
+    }
+    if (o instanceof Map) {
+      ((Map<?, ?>) o).forEach((k, v) -> assertNoUnknownFields(v, path + "." + k));
+      return;
+    }
+    if (!o.getClass().getName().startsWith("io.fabric8.")) {
+      return;
+    }
+    for (Method m : o.getClass().getMethods()) {
+      if (m.getParameterCount() != 0 || Modifier.isStatic(m.getModifiers()) || !m.getName().startsWith("get")
+          || m.getDeclaringClass() == Object.class || m.getName().equals("getClass")) {
+        continue;
+      }
+      Object value;
+      try {
+        value = m.invoke(o);
+      } catch (ReflectiveOperationException e) {
+        continue;
+      }
+      if (m.getName().equals("getAdditionalProperties")) {
+        assertThat((Map<?, ?>) value).as("fields unknown to the model at %s", path).isNullOrEmpty();
+      } else if (!(o instanceof Quantity) && !(o instanceof IntOrString)) {
+        assertNoUnknownFields(value, path + "." + decapitalize(m.getName().substring(3)));
+      }
+    }
+  }
+
+  private static String decapitalize(String s) {
+    return s.isEmpty() ? s : Character.toLowerCase(s.charAt(0)) + s.substring(1);
+  }
+
+  static <T> List<T> of(List<HasMetadata> objects, Class<T> type) {
+    return objects.stream().filter(type::isInstance).map(type::cast).collect(Collectors.toList());
+  }
+
+  static String name(HasMetadata o) {
+    return o.getMetadata().getName();
+  }
+
+}

@@ -1,0 +1,94 @@
+package io.portshare.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Path;
+import io.portshare.kit.Repository;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The soak scenarios, short, against the real service jars as separate processes (the reactor
+ * packages rpc-server and static-server before the system tests). Sizes are those of deploy/soak.sh without
+ * --long; every scenario asserts its own verdict and the figures it printed are in the message.
+ */
+class SoakScenariosTest {
+
+  static SoakConfig cfg;
+
+  @TempDir
+  static Path scratch;
+
+  @BeforeAll
+  static void jars() {
+    Repository.serviceJar("rpc-server");
+    Repository.serviceJar("static-server");
+    cfg = SoakConfig.quick(Repository.root(), 0);
+  }
+
+  private static void holds(ScenarioResult r) {
+    assertThat(r.passed()).as(r.line()).isTrue();
+  }
+
+  @Test
+  void twentyThousandShortConnectionsLeaveNoDescriptorOrHeapBehind() throws Exception {
+    ScenarioResult r = ShortConnections.run(cfg, cfg.shortConnections());
+    holds(r);
+    assertThat(r.failures()).as(r.line()).isZero();
+    assertThat(r.connections()).isGreaterThanOrEqualTo(cfg.shortConnections());
+  }
+
+  @ParameterizedTest
+  @EnumSource(ConcurrentConnections.Service.class)
+  void connectionsHeldOverTwoProcessesOnOnePortFromTwoSourceAddressesAreAllServed(
+      ConcurrentConnections.Service service) throws Exception {
+    ScenarioResult r = ConcurrentConnections.run(cfg, cfg.concurrentConnections(), 2, service);
+    holds(r);
+    assertThat(r.connections()).isEqualTo(cfg.concurrentConnections());
+  }
+
+  @Test
+  void sigkillOfOneSupervisedProcessBreaksOnlyItsConnectionsAndItComesBack() throws Exception {
+    holds(ProcessKill.run(cfg, 3, cfg.seconds()));
+  }
+
+  @Test
+  void rollingRestartWithRequestMigrationLosesNoTransaction() throws Exception {
+    ScenarioResult r;
+    if (NetNamespace.available()) {
+      // deploy/soak.sh runs it without migration too and reports both counts; here the promise is judged.
+      r = SoakMain.rollingInNamespace(cfg, Repository.root(), true);
+    } else {
+      assumeTrue("1".equals(RollingRestart.readMigrate()),
+          "needs root for a network namespace, or net.ipv4.tcp_migrate_req=1 on this host");
+      r = RollingRestart.run(cfg, cfg.processes(), cfg.rollingRounds(), "");
+    }
+    assertThat(r.what()).contains("tcp_migrate_req=1");
+    holds(r);
+    assertThat(r.failures()).as(r.line()).isZero();
+  }
+
+  @Test
+  void sigtermAnswersEveryFrameInFlight() throws Exception {
+    holds(TermInFlight.rpc(cfg));
+  }
+
+  @Test
+  void sigtermFinishesEveryBodyInFlight() throws Exception {
+    holds(TermInFlight.statics(cfg, scratch));
+  }
+
+  @Test
+  void slowlorisIsClosedByTheHeaderTimeoutWhileOthersAreServed() throws Exception {
+    holds(SlowPeers.slowloris(cfg));
+  }
+
+  @Test
+  void halfFramesAndNeverReadingClientsAreBoundedAndClosed() throws Exception {
+    holds(SlowPeers.rpcStalls(cfg));
+  }
+}

@@ -1,6 +1,8 @@
 package io.portshare.bench;
 
+import io.portshare.runtime.Units;
 import java.io.PrintWriter;
+import java.time.Duration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -23,7 +25,7 @@ public final class BenchMain implements Runnable {
 
   static int execute(String... args) {
     CommandLine cl = new CommandLine(new BenchMain());
-    cl.registerConverter(java.time.Duration.class, Durations::parse);
+    cl.registerConverter(Duration.class, Units::duration);
     cl.setParameterExceptionHandler((ex, a) -> {
       ex.getCommandLine().getErr().println("portshare-bench: " + ex.getMessage() + " (see --help)");
       return 2;

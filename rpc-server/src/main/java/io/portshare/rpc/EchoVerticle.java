@@ -17,8 +17,9 @@ public final class EchoVerticle extends ServiceVerticle {
   @Override
   public Future<?> start() {
     metrics = new RpcMetrics(service.registry(), Integer.toString(service.instance()));
-    maxPayload = (int) service.settings().getSize(RpcService.MAX_FRAME);
-    long idleMillis = service.settings().getDuration(RpcService.IDLE_TIMEOUT).toMillis();
+    RpcSettings settings = RpcSettings.of(service.settings());
+    maxPayload = settings.maxFrame();
+    long idleMillis = settings.idleTimeout().toMillis();
     NetServerOptions options = service.netServerOptions()
         .setRegisterWriteHandler(false)
         .setIdleTimeout((int) Math.min(idleMillis, Integer.MAX_VALUE))
@@ -27,13 +28,11 @@ public final class EchoVerticle extends ServiceVerticle {
   }
 
   private void accept(NetSocket socket) {
-    service.connectionOpened();
     NetSocketInternal internal = (NetSocketInternal) socket;
     EchoHandler echo = new EchoHandler(maxPayload, metrics);
     // The echo handler takes the bytes before Vert.x's handler sees them and handles errors
     // itself; this one only keeps a stray exception from being logged per connection.
     socket.exceptionHandler(t -> metrics.otherErrors++);
-    socket.closeHandler(v -> service.connectionClosed());
     socket.shutdownHandler(v -> echo.startDrain());
     ChannelHandlerContext vertxHandler = internal.channelHandlerContext();
     vertxHandler.pipeline().addBefore(vertxHandler.name(), "rpc-echo", echo);

@@ -9,9 +9,6 @@ import java.util.List;
 /** The RPC echo service: answers every length-prefixed frame with the same frame, in order. */
 public final class RpcService implements ServiceDescriptor {
 
-  public static final String MAX_FRAME = "max-frame";
-  public static final String IDLE_TIMEOUT = "idle-timeout";
-
   @Override
   public String name() {
     return "rpc";
@@ -34,17 +31,12 @@ public final class RpcService implements ServiceDescriptor {
 
   @Override
   public List<Option> options() {
-    return List.of(
-        Option.size(MAX_FRAME, "1MiB", "largest payload accepted; a longer declared length closes the connection"),
-        Option.duration(IDLE_TIMEOUT, "60s", "close a connection that neither sends nor receives this long (0 = never)"));
+    return RpcSettings.OPTIONS;
   }
 
   @Override
   public void validate(Settings settings) {
-    long max = settings.getSize(MAX_FRAME);
-    if (max > Integer.MAX_VALUE - Frames.HEADER_LENGTH) {
-      throw settings.invalid(MAX_FRAME, "at most " + (Integer.MAX_VALUE - Frames.HEADER_LENGTH) + " bytes");
-    }
+    RpcSettings.of(settings);
   }
 
   @Override

@@ -1,7 +1,7 @@
 package io.portshare.statics;
 
+import io.netty.channel.ChannelPipeline;
 import io.portshare.runtime.ServiceVerticle;
-import io.portshare.runtime.Settings;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.file.OpenOptions;
@@ -53,16 +53,14 @@ public final class StaticVerticle extends ServiceVerticle {
 
   @Override
   public Future<?> start() {
-    Settings s = service.settings();
-    root = StaticService.rootOf(s);
-    sendfile = !s.getFlag("no-sendfile");
-    String cc = s.getString("cache-control");
-    cacheControl = cc.isEmpty() ? null : HttpHeaders.createOptimized(cc);
-    headerTimeoutMillis = s.getDuration("header-timeout").toMillis();
-    long memoryMax = s.getSize("memory-max");
-    cache = new FileCache(root, memoryMax, Math.max(memoryMax, 64L << 20));
+    StaticSettings s = StaticSettings.of(service.settings());
+    root = s.root();
+    sendfile = s.sendfile();
+    cacheControl = s.cacheControl().isEmpty() ? null : HttpHeaders.createOptimized(s.cacheControl());
+    headerTimeoutMillis = s.headerTimeout().toMillis();
+    cache = new FileCache(root, s.memoryMax(), Math.max(s.memoryMax(), 64L << 20));
     metrics = new StaticMetrics(service.registry(), Integer.toString(service.instance()));
-    if (s.getFlag("listing")) {
+    if (s.listing()) {
       listing = Router.router(vertx);
       listing.route().handler(StaticHandler.create(FileSystemAccess.ROOT, root.toString())
           .setDirectoryListing(true).setIncludeHidden(false).setCachingEnabled(false));
@@ -73,9 +71,9 @@ public final class StaticVerticle extends ServiceVerticle {
     vertx.setPeriodic(sweepEvery, id -> sweep());
 
     HttpServerOptions options = service.httpServerOptions()
-        .setMaxInitialLineLength((int) s.getSize("max-uri"))
-        .setMaxHeaderSize((int) s.getSize("max-header-size"))
-        .setIdleTimeout((int) s.getDuration("idle-timeout").toSeconds())
+        .setMaxInitialLineLength(s.maxUri())
+        .setMaxHeaderSize(s.maxHeaderSize())
+        .setIdleTimeout((int) s.idleTimeout().toSeconds())
         .setCompressionSupported(false)
         .setDecompressionSupported(false)
         // Plain HTTP/1.1 from the first byte: the h2c detector would hold the first bytes until it
@@ -103,16 +101,12 @@ public final class StaticVerticle extends ServiceVerticle {
   }
 
   private void connected(HttpConnection conn) {
-    service.connectionOpened();
     // Internal API: the Netty pipeline is the only place that sees a request head begin.
-    io.netty.channel.ChannelPipeline pipeline = ((ConnectionBase) conn).channelHandlerContext().pipeline();
+    ChannelPipeline pipeline = ((ConnectionBase) conn).channelHandlerContext().pipeline();
     HeadWatch watch = new HeadWatch(pipeline);
     pipeline.addBefore("handler", null, new VersionGuard(metrics));
     connections.add(watch);
-    conn.closeHandler(v -> {
-      connections.remove(watch);
-      service.connectionClosed();
-    });
+    conn.closeHandler(v -> connections.remove(watch));
   }
 
   private void sweep() {
@@ -218,7 +212,7 @@ public final class StaticVerticle extends ServiceVerticle {
     metrics.bodyBytes += length;
     if (rep.body != null) {
       // Headers and body leave in one write (one writev). Against sendfile for a 1 KB file this took
-      // the keep-alive ratio to nginx from 0.42 to about 0.9 (issue 3 probes; README has ours).
+      // the keep-alive ratio to nginx from 0.42 to about 0.9 (static-server README has the figures).
       metrics.copiedBytes += length;
       res.end(length == rep.size ? rep.body : rep.body.slice((int) offset, (int) (offset + length)));
     } else if (sendfile) {

@@ -24,6 +24,7 @@ public final class Launcher {
 
   /** Manifest attribute naming the service a jar runs when {@code --service} is not given. */
   public static final String MANIFEST_SERVICE = "Portshare-Service";
+  private static final int HELP_COLUMN = 28;
 
   private Launcher() {}
 
@@ -56,7 +57,7 @@ public final class Launcher {
     }
     Map<String, ServiceDescriptor> services = discover();
     ServiceDescriptor descriptor = choose(services, serviceName);
-    List<Option> options = options(descriptor);
+    List<Option> options = RuntimeSettings.options(descriptor);
     if (args.contains("--help") || args.contains("-h")) {
       printHelp(descriptor, options, services, out);
       return 0;
@@ -66,7 +67,8 @@ public final class Launcher {
       return 0;
     }
     Settings settings = Settings.resolve(options, args, env);
-    configureLogging(settings.getString("log-format"));
+    RuntimeSettings common = RuntimeSettings.of(settings);
+    configureLogging(common.logFormat());
     Logger log = LoggerFactory.getLogger(Launcher.class);
 
     logFileLimit(log);
@@ -77,7 +79,7 @@ public final class Launcher {
         descriptor.name(), Version.get(), readyMs, runtime.mode().label(), runtime.transport(),
         runtime.instances(), runtime.port(), runtime.adminPort());
 
-    Duration drain = settings.getDuration("drain-timeout");
+    Duration drain = common.drainTimeout();
     CountDownLatch stopped = new CountDownLatch(1);
     Runnable stop = () -> {
       log.info("stop requested: draining for up to {} ms", drain.toMillis());
@@ -178,23 +180,6 @@ public final class Launcher {
     return null;
   }
 
-  /** The common options every service has, with the service's defaults, then its own. */
-  public static List<Option> options(ServiceDescriptor d) {
-    int cpus = Runtime.getRuntime().availableProcessors();
-    List<Option> options = new ArrayList<>(List.of(
-        Option.port("port", d.defaultPort(), "port the service listens on (0 picks a free one)"),
-        Option.port("admin-port", d.defaultAdminPort(), "port of /health/live, /health/ready and /metrics"),
-        Option.string("host", "0.0.0.0", "address to listen on"),
-        Option.integer("instances", cpus, "event loops serving the port (default: CPUs this JVM may use)"),
-        Option.choice("mode", "reuseport", "how instances share the port", "shared", "reuseport", "pinned"),
-        Option.choice("transport", "auto", "auto uses native epoll when present, else NIO", "auto", "epoll", "nio"),
-        Option.path(Settings.CONFIG, "", "YAML or JSON file of option: value"),
-        Option.duration("drain-timeout", "10s", "on SIGTERM, how long open connections may finish"),
-        Option.choice("log-format", "text", "log lines as text or JSON", "text", "json")));
-    options.addAll(d.options());
-    return options;
-  }
-
   private static void printHelp(ServiceDescriptor d, List<Option> options, Map<String, ServiceDescriptor> services,
       PrintStream out) {
     out.println("Usage: portshare " + d.name() + " [options]");
@@ -203,30 +188,43 @@ public final class Launcher {
     out.println("Options (flag, or PORTSHARE_<NAME> in the environment, or <name>: in the --config file;");
     out.println("flags beat the environment, which beats the file, which beats the default):");
     for (Option o : options) {
-      String flag = "--" + o.name() + (o.type() == Option.Type.FLAG ? "" : " " + metavar(o));
-      String def = o.defaultValue().isEmpty() ? "" : " (default: " + o.defaultValue() + ")";
-      out.printf("  %-28s %s%s%n", flag, o.help(), def);
+      String def = o.defaultValue().isEmpty() ? ""
+          : " (default: " + o.defaultValue() + (o.defaultNote().isEmpty() ? "" : ", " + o.defaultNote()) + ")";
+      printOption(out, "--" + o.name() + metavar(o), o.help() + def);
     }
-    out.printf("  %-28s %s%n", "--service NAME", "service to run: " + String.join("|", services.keySet())
+    printOption(out, "--service NAME", "service to run: " + String.join("|", services.keySet())
         + " (default: the jar's own)");
-    out.printf("  %-28s %s%n", "--help", "show this help");
-    out.printf("  %-28s %s%n", "--version", "show the version");
+    printOption(out, "--help", "show this help");
+    printOption(out, "--version", "show the version");
     out.println();
     out.println("Exit codes: 0 clean stop, 2 bad usage or config, 1 anything else.");
   }
 
+  /** One option a line; a flag too long for the column puts its description on the next line. */
+  private static void printOption(PrintStream out, String flag, String description) {
+    if (flag.length() > HELP_COLUMN) {
+      out.printf("  %s%n  %-" + HELP_COLUMN + "s %s%n", flag, "", description);
+    } else {
+      out.printf("  %-" + HELP_COLUMN + "s %s%n", flag, description);
+    }
+  }
+
   private static String metavar(Option o) {
     switch (o.type()) {
+      case FLAG:
+        return Boolean.parseBoolean(o.defaultValue()) ? "[=true|false]" : "";
       case CHOICE:
-        return String.join("|", o.choices());
+        return " " + String.join("|", o.choices());
       case DURATION:
-        return "DURATION";
+        return " DURATION";
       case SIZE:
-        return "BYTES";
+        return " BYTES";
       case PATH:
-        return "PATH";
+        return " PATH";
+      case STRING:
+        return " TEXT";
       default:
-        return o.type() == Option.Type.STRING ? "TEXT" : "N";
+        return " N";
     }
   }
 

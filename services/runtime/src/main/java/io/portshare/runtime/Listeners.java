@@ -1,5 +1,6 @@
 package io.portshare.runtime;
 
+import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -15,7 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The listening sockets of one service, every mode and every Vert.x, and how a drain closes them:
+ * The listening sockets of one service, every mode and every Vert.x: the one place the runtime
+ * finds them (the transport adds each as it is bound), for pinned mode's steering program and for
+ * the drain, which closes them:
  * all of them first, before any server's own shutdown, and each only once its accept queue is
  * empty.
  *
@@ -46,6 +49,18 @@ final class Listeners {
   /** Called for each listening socket as it is created; closed ones leave by themselves. */
   void add(Channel listener) {
     group.add(listener);
+  }
+
+  /** The descriptors of this service's open native listeners on {@code port}; none under NIO. */
+  List<Integer> fds(int port) {
+    List<Integer> fds = new ArrayList<>();
+    for (Channel listener : group) {
+      if (listener instanceof EpollServerSocketChannel && listener.isOpen()
+          && ((EpollServerSocketChannel) listener).localAddress().getPort() == port) {
+        fds.add(((EpollServerSocketChannel) listener).fd().intValue());
+      }
+    }
+    return fds;
   }
 
   /**
@@ -98,7 +113,7 @@ final class Listeners {
       length.setInt(0, TCP_INFO_READ);
       libc.getsockopt(fd, IPPROTO_TCP, TCP_INFO, info, length);
       return length.getInt(0) >= TCPI_UNACKED_OFFSET + 4 ? info.getInt(TCPI_UNACKED_OFFSET) : 0;
-    } catch (com.sun.jna.LastErrorException e) {
+    } catch (LastErrorException e) {
       return 0;
     }
   }

@@ -1,23 +1,22 @@
 package io.portshare.runtime;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * One setting of a service: a flag {@code --name}, a config-file key {@code name}, an environment
- * variable {@code PORTSHARE_NAME}. Its default is stated in {@code --help}.
+ * variable {@code PORTSHARE_NAME}. Its default is stated in {@code --help}, with {@code defaultNote}
+ * saying where it comes from when that is not a constant.
  */
-public record Option(String name, Type type, String defaultValue, String help, List<String> choices) {
+public record Option(String name, Type type, String defaultValue, String help, List<String> choices,
+    String defaultNote) {
 
   /** How a raw string becomes a value, and what a bad one is told. */
   public enum Type {
     INT("an integer"),
     PORT("a port number 0-65535"),
-    DURATION("a duration such as 500ms, 10s, 2m"),
-    SIZE("a size in bytes such as 1024, 64KiB, 1MiB"),
+    DURATION(Units.DURATION_EXAMPLES),
+    SIZE(Units.SIZE_EXAMPLES),
     STRING("a string"),
     PATH("a path"),
     CHOICE("one of"),
@@ -32,6 +31,16 @@ public record Option(String name, Type type, String defaultValue, String help, L
 
   public Option {
     choices = choices == null ? List.of() : List.copyOf(choices);
+    defaultNote = defaultNote == null ? "" : defaultNote;
+  }
+
+  private Option(String name, Type type, String defaultValue, String help, List<String> choices) {
+    this(name, type, defaultValue, help, choices, "");
+  }
+
+  /** This option with a note on where its default comes from, shown after the default in --help. */
+  public Option withDefaultNote(String note) {
+    return new Option(name, type, defaultValue, help, choices, note);
   }
 
   public static Option integer(String name, int defaultValue, String help) {
@@ -64,17 +73,18 @@ public record Option(String name, Type type, String defaultValue, String help, L
 
   /** A switch: {@code --name} alone means true; off unless given. */
   public static Option flag(String name, String help) {
-    return new Option(name, Type.FLAG, "false", help, null);
+    return flag(name, false, help);
+  }
+
+  /** A switch with a default: {@code --name} alone means true, {@code --name=false} turns it off. */
+  public static Option flag(String name, boolean defaultValue, String help) {
+    return new Option(name, Type.FLAG, Boolean.toString(defaultValue), help, null);
   }
 
   /** The environment variable that sets this option. */
   public String envName() {
     return "PORTSHARE_" + name.toUpperCase(Locale.ROOT).replace('-', '_');
   }
-
-  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
-  private static final Pattern SIZE =
-      Pattern.compile("(\\d+)\\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?", Pattern.CASE_INSENSITIVE);
 
   /** Parses a raw value, or throws a {@link UsageException} naming the key, the value and where it came from. */
   Object parse(String raw, String source) {
@@ -90,34 +100,10 @@ public record Option(String name, Type type, String defaultValue, String help, L
           }
           return p;
         }
-        case DURATION: {
-          Matcher m = DURATION.matcher(v);
-          if (!m.matches()) {
-            throw bad(raw, source);
-          }
-          long n = Long.parseLong(m.group(1));
-          String unit = m.group(2) == null ? "s" : m.group(2);
-          switch (unit) {
-            case "ms":
-              return Duration.ofMillis(n);
-            case "m":
-              return Duration.ofMinutes(n);
-            case "h":
-              return Duration.ofHours(n);
-            default:
-              return Duration.ofSeconds(n);
-          }
-        }
-        case SIZE: {
-          Matcher m = SIZE.matcher(v);
-          if (!m.matches()) {
-            throw bad(raw, source);
-          }
-          long n = Long.parseLong(m.group(1));
-          String unit = m.group(2) == null ? "b" : m.group(2).toLowerCase(Locale.ROOT);
-          long mult = unit.startsWith("g") ? 1L << 30 : unit.startsWith("m") ? 1L << 20 : unit.startsWith("k") ? 1L << 10 : 1L;
-          return Math.multiplyExact(n, mult);
-        }
+        case DURATION:
+          return Units.duration(v);
+        case SIZE:
+          return Units.size(v);
         case CHOICE:
           if (!choices.contains(v)) {
             throw bad(raw, source);
@@ -134,7 +120,7 @@ public record Option(String name, Type type, String defaultValue, String help, L
         default:
           return raw;
       }
-    } catch (NumberFormatException | ArithmeticException e) {
+    } catch (IllegalArgumentException | ArithmeticException e) {
       throw bad(raw, source);
     }
   }

@@ -4,13 +4,14 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.transport.Transport;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
+import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -18,13 +19,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code pinned} scaling mode on top of {@code reuseport}: instance {@code i}'s event loop and
- * its acceptor thread are bound to the i-th CPU the process may use, and a BPF program on the
- * reuseport group hands each new connection to the listener of the CPU that received it.
+ * The {@code pinned} scaling mode on top of {@code reuseport}: instance {@code i}'s event loop is
+ * bound to the i-th CPU the process may use, and a BPF program on the reuseport group hands each
+ * new connection to the listener of the CPU that received it.
  *
- * <p>Both threads are pinned because with Vert.x the listening channel lives on the acceptor
- * group ({@code ServerBootstrap.group(acceptor, eventLoops)}): the acceptor thread calls accept(2)
- * and hands the connection to the event loop, which then does all its reads and writes.
+ * <p>By default the event loop accepts its own connections (--accept-on-event-loop), so one
+ * pinned thread accepts, reads and writes. With --accept-on-event-loop=false Vert.x's acceptor
+ * thread calls accept(2) and hands the connection over; it is pinned to the same CPU, so that
+ * the accept stays CPU-local too.
  *
  * <p>Every step that can be refused is tried first ({@link #prepare}); whatever still fails later
  * falls back to plain reuseport with one WARN line, the threads unpinned again. Never a crash.
@@ -53,7 +55,7 @@ final class PinnedMode {
     try {
       if (transport != Transport.EPOLL) {
         throw new UnsupportedOperationException("it needs the native epoll transport, this runs "
-            + transport.name().toLowerCase(java.util.Locale.ROOT));
+            + transport.name().toLowerCase(Locale.ROOT));
       }
       LinuxLibC libc = LinuxLibC.load();
       CpuAffinity affinity = new CpuAffinity(libc);
@@ -72,11 +74,6 @@ final class PinnedMode {
       LOG.warn("mode pinned cannot run here: {}; running as reuseport", e.getMessage());
       return null;
     }
-  }
-
-  /** The CPU instance {@code index} runs on. */
-  int cpu(int index) {
-    return cpus[index];
   }
 
   /** Pins the event loop and acceptor threads of the single-event-loop Vert.x of instance {@code index}. */
@@ -105,15 +102,15 @@ final class PinnedMode {
    * Attaches the steering program once all listeners are bound on {@code port}, in CPU order.
    * Returns false (after one WARN line, threads unpinned) when the mode has to fall back.
    */
-  boolean steer(int port, int instances) {
+  boolean steer(Listeners listeners, int port, int instances) {
     if (failure == null) {
       try {
         // The program numbers the group's members, so the group must be exactly our listeners, in
         // CPU order: another process or socket on the port (e.g. one JVM per CPU) would shift them.
-        Set<String> sockets = ReuseportSteering.listeningInodes(port);
-        List<Integer> fds = ReuseportSteering.fdsOf(sockets);
-        if (fds.size() != instances || sockets.size() != instances) {
-          throw new IllegalStateException(sockets.size() + " sockets listen on the port, " + fds.size()
+        List<Integer> fds = listeners.fds(port);
+        int sockets = ReuseportSteering.listeningOn(port);
+        if (fds.size() != instances || sockets != instances) {
+          throw new IllegalStateException(sockets + " sockets listen on the port, " + fds.size()
               + " of them this process's; steering needs exactly its " + instances + " listeners");
         }
         steering.attach(fds.get(0), cpus);
@@ -151,13 +148,13 @@ final class PinnedMode {
 
   private void setThreads(Vertx vertx, int[] mask) {
     VertxInternal vx = (VertxInternal) vertx;
-    List<io.netty.util.concurrent.Future<?>> done = new ArrayList<>();
+    List<Future<?>> done = new ArrayList<>();
     for (EventLoopGroup group : List.of(vx.eventLoopGroup(), vx.acceptorEventLoopGroup())) {
       for (EventExecutor loop : group) {
         done.add(loop.submit(() -> affinity.setCurrentThread(mask)));
       }
     }
-    for (io.netty.util.concurrent.Future<?> f : done) {
+    for (Future<?> f : done) {
       if (!f.awaitUninterruptibly(PIN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         throw new IllegalStateException("event loop did not run the pinning task");
       }

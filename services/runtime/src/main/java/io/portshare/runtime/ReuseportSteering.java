@@ -3,15 +3,11 @@ package io.portshare.runtime;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * Steers each new connection of a SO_REUSEPORT group to the listener owned by the CPU that received
@@ -23,10 +19,9 @@ import java.util.Set;
  * its hash. cBPF rather than {@code SO_INCOMING_CPU} on each listener: the group only honours that
  * option since Linux 6.1, while the program works on every kernel a JDK 17 runs on.
  *
- * <p>The listening fd is found through {@code /proc}: the kernel's listening sockets on the port
- * ({@code /proc/net/tcp}, {@code tcp6}) matched by inode to this process's fds. Any one member of
- * the group carries the program for all, so no Vert.x or Netty internals are needed to reach
- * the channel, and it works the same for NetServer and HttpServer.
+ * <p>Any one member of the group carries the program for all; the runtime hands it the fd of one
+ * of its own listeners ({@link Listeners}), and first checks in the kernel's tables that the group
+ * holds no one else's socket, which would shift the numbering.
  */
 final class ReuseportSteering {
 
@@ -135,51 +130,31 @@ final class ReuseportSteering {
     }
   }
 
-  /** Inodes of every socket listening on TCP {@code port} in this network namespace, any process. */
-  static Set<String> listeningInodes(int port) throws IOException {
-    Set<String> inodes = new HashSet<>();
+  /**
+   * Sockets in state LISTEN on TCP {@code port} in this network namespace, any process's, as the
+   * kernel's tables count them: the members a reuseport group on the port can have.
+   */
+  static int listeningOn(int port) throws IOException {
+    int n = 0;
     for (String table : new String[] {"/proc/net/tcp", "/proc/net/tcp6"}) {
-      Path p = Paths.get(table);
+      Path p = Path.of(table);
       if (Files.isReadable(p)) {
-        inodes.addAll(listeningInodes(Files.readAllLines(p), port));
+        n += listeningOn(Files.readAllLines(p), port);
       }
     }
-    return inodes;
+    return n;
   }
 
-  /** This process's file descriptors among the sockets {@code inodes}, ascending. */
-  static List<Integer> fdsOf(Set<String> inodes) throws IOException {
-    List<Integer> found = new ArrayList<>();
-    if (inodes.isEmpty()) {
-      return found;
-    }
-    try (DirectoryStream<Path> fds = Files.newDirectoryStream(Paths.get("/proc/self/fd"))) {
-      for (Path fd : fds) {
-        String target;
-        try {
-          target = Files.readSymbolicLink(fd).toString();
-        } catch (IOException e) {
-          continue; // closed since the listing, or the listing's own descriptor
-        }
-        if (target.startsWith("socket:[") && inodes.contains(target.substring(8, target.length() - 1))) {
-          found.add(Integer.parseInt(fd.getFileName().toString()));
-        }
-      }
-    }
-    found.sort(null);
-    return found;
-  }
-
-  /** Inodes of the sockets in state LISTEN on {@code port} in a /proc/net/tcp{,6} table. */
-  static List<String> listeningInodes(List<String> table, int port) {
+  /** Sockets in state LISTEN on {@code port} in a /proc/net/tcp{,6} table. */
+  static int listeningOn(List<String> table, int port) {
     String portHex = String.format(Locale.ROOT, ":%04X", port);
-    List<String> out = new ArrayList<>();
+    int n = 0;
     for (int i = 1; i < table.size(); i++) {
       String[] f = table.get(i).trim().split("\\s+");
-      if (f.length > 9 && f[1].endsWith(portHex) && f[3].equals("0A")) {
-        out.add(f[9]);
+      if (f.length > 3 && f[1].endsWith(portHex) && f[3].equals("0A")) {
+        n++;
       }
     }
-    return out;
+    return n;
   }
 }

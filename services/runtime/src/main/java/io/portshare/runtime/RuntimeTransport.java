@@ -4,12 +4,15 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.InternetProtocolFamily;
+import io.netty.util.concurrent.EventExecutor;
 import io.vertx.core.datagram.DatagramSocketOptions;
 import io.vertx.core.net.ClientOptionsBase;
 import io.vertx.core.net.NetServerOptions;
@@ -19,9 +22,12 @@ import java.util.concurrent.ThreadFactory;
 
 /**
  * The Netty transport the runtime gives every service Vert.x: the chosen one (epoll or NIO),
- * with three things added where Vert.x offers no option.
+ * with four things added where Vert.x offers no option.
  *
  * <ul>
+ *   <li>Every accepted connection is counted ({@link Connections}) on the event loop it is
+ *       registered on, numbered from {@code firstLoop}, and uncounted when it closes; the counting
+ *       initializer removes itself, so the connection's pipeline is the service's alone.
  *   <li>Every listening socket joins {@code listeners}, so that a drain can close them all, each
  *       with an empty accept queue, before it asks the servers to shut down ({@link Listeners}).
  *   <li>Every listening socket gets an {@link AcceptErrorHandler}: when accept(2) fails (out of
@@ -39,9 +45,10 @@ final class RuntimeTransport implements Transport {
   private final Spi spi;
 
   RuntimeTransport(Transport delegate, boolean acceptOnEventLoop, Listeners listeners,
-      AcceptErrorHandler acceptErrors) {
+      AcceptErrorHandler acceptErrors, Connections connections, int firstLoop) {
     this.delegate = delegate;
-    this.spi = new Spi(delegate.implementation(), acceptOnEventLoop, listeners, acceptErrors);
+    this.spi = new Spi(delegate.implementation(), acceptOnEventLoop, listeners, acceptErrors, connections,
+        firstLoop);
   }
 
   @Override
@@ -64,20 +71,52 @@ final class RuntimeTransport implements Transport {
     return spi;
   }
 
-  /** Delegates everything but the acceptor group (optionally) and the server bootstrap's handler. */
+  /** Delegates everything but the acceptor group (optionally) and the server bootstrap's handlers. */
   private static final class Spi implements io.vertx.core.spi.transport.Transport {
     private final io.vertx.core.spi.transport.Transport delegate;
     private final boolean acceptOnEventLoop;
     private final Listeners listeners;
     private final AcceptErrorHandler acceptErrors;
-    private EventLoopGroup ioGroup;
+    private final Connections connections;
+    private final int firstLoop;
+    private volatile EventLoopGroup ioGroup;
 
     Spi(io.vertx.core.spi.transport.Transport delegate, boolean acceptOnEventLoop, Listeners listeners,
-        AcceptErrorHandler acceptErrors) {
+        AcceptErrorHandler acceptErrors, Connections connections, int firstLoop) {
       this.delegate = delegate;
       this.acceptOnEventLoop = acceptOnEventLoop;
       this.listeners = listeners;
       this.acceptErrors = acceptErrors;
+      this.connections = connections;
+      this.firstLoop = firstLoop;
+    }
+
+    /** Counts a connection on its event loop, then gives its pipeline to Vert.x's initializer. */
+    @ChannelHandler.Sharable
+    private final class Counting extends ChannelInitializer<Channel> {
+      private final ChannelHandler vertxChild;
+
+      Counting(ChannelHandler vertxChild) {
+        this.vertxChild = vertxChild;
+      }
+
+      @Override
+      protected void initChannel(Channel connection) {
+        connections.accepted(connection, number(connection.eventLoop()));
+        connection.pipeline().addLast(vertxChild);
+      }
+    }
+
+    /** The runtime's number of {@code loop}: its place in this Vert.x's group, after {@code firstLoop}. */
+    private int number(EventLoop loop) {
+      int i = 0;
+      for (EventExecutor e : ioGroup) {
+        if (e == loop) {
+          return firstLoop + i;
+        }
+        i++;
+      }
+      return firstLoop;
     }
 
     @Override
@@ -162,6 +201,9 @@ final class RuntimeTransport implements Transport {
     @Override
     public void configure(NetServerOptions options, boolean domainSocket, ServerBootstrap bootstrap) {
       delegate.configure(options, domainSocket, bootstrap);
+      // Vert.x has set its child handler by now; ours counts the connection once it is registered
+      // (so its event loop is known), hands the pipeline to Vert.x's, and leaves.
+      bootstrap.childHandler(new Counting(bootstrap.config().childHandler()));
       // ServerBootstrap puts this handler before its acceptor, so AcceptErrorHandler sees accept
       // errors first.
       bootstrap.handler(new ChannelInitializer<ServerChannel>() {

@@ -1,5 +1,7 @@
 package io.portshare.runtime;
 
+import java.util.Locale;
+
 /** How the instances of a service share its port (see README, "Scaling modes"). */
 public enum ScalingMode {
   /** One Vert.x, N event loops, one listening socket; Vert.x's acceptor hands connections round-robin. */
@@ -10,7 +12,7 @@ public enum ScalingMode {
   PINNED;
 
   public static ScalingMode of(String name) {
-    return valueOf(name.toUpperCase(java.util.Locale.ROOT));
+    return valueOf(name.toUpperCase(Locale.ROOT));
   }
 
   /** Whether each instance binds a socket of its own (SO_REUSEPORT). */
@@ -19,6 +21,6 @@ public enum ScalingMode {
   }
 
   public String label() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT);
   }
 }

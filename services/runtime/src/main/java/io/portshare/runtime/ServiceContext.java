@@ -1,6 +1,5 @@
 package io.portshare.runtime;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServer;
@@ -8,12 +7,16 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
-/** What the runtime hands one verticle instance: its settings, its place and its meters. */
+/**
+ * What the runtime hands one verticle instance: its settings, its place and its meters. The runtime
+ * counts connections itself; a service listens through {@link #listen} and writes its protocol.
+ */
 public final class ServiceContext {
 
   /** Kernel caps this at net.core.somaxconn; one-connection-per-request load needs a deep queue. */
@@ -21,41 +24,36 @@ public final class ServiceContext {
 
   private final String serviceName;
   private final Settings settings;
+  private final RuntimeSettings common;
   private final ScalingMode mode;
   private final int instance;
-  private final int instances;
   private final int port;
   private final MeterRegistry registry;
-  private final Counter accepted;
-  private final LongAdder open;
-  private final List<Object> servers = new CopyOnWriteArrayList<>();
+  /** How each server this instance listens with shuts down gracefully, for the drain. */
+  private final List<Function<Duration, Future<Void>>> shutdowns = new CopyOnWriteArrayList<>();
   private volatile int actualPort = -1;
 
-  ServiceContext(String serviceName, Settings settings, ScalingMode mode, int instance, int instances, int port,
-      MeterRegistry registry, LongAdder open) {
+  ServiceContext(String serviceName, Settings settings, RuntimeSettings common, ScalingMode mode, int instance,
+      int port, MeterRegistry registry) {
     this.serviceName = serviceName;
     this.settings = settings;
+    this.common = common;
     this.mode = mode;
     this.instance = instance;
-    this.instances = instances;
     this.port = port;
     this.registry = registry;
-    this.open = open;
-    this.accepted = Counter.builder("portshare.connections.accepted")
-        .description("Connections accepted, per event loop (shows how modes balance)")
-        .tag("service", serviceName)
-        .tag("loop", Integer.toString(instance))
-        .register(registry);
   }
 
   public String serviceName() {
     return serviceName;
   }
 
+  /** Every option's value, the service's own ones included (read them into a typed record once). */
   public Settings settings() {
     return settings;
   }
 
+  /** The mode that runs (pinned falls back to reuseport where it cannot work). */
   public ScalingMode mode() {
     return mode;
   }
@@ -66,7 +64,7 @@ public final class ServiceContext {
   }
 
   public int instances() {
-    return instances;
+    return common.instances();
   }
 
   /** The registry behind {@code /metrics}; name meters {@code portshare.<service>.*}. */
@@ -89,7 +87,7 @@ public final class ServiceContext {
   }
 
   private void applySocketOptions(NetServerOptions o) {
-    o.setHost(settings.getString("host"))
+    o.setHost(common.host())
         .setPort(port)
         .setReuseAddress(true)
         .setReusePort(mode.socketPerInstance())
@@ -99,24 +97,14 @@ public final class ServiceContext {
 
   /** Listens and registers the server for drain. */
   public Future<NetServer> listen(NetServer server) {
-    servers.add(server);
+    shutdowns.add(timeout -> server.shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS));
     return server.listen().onSuccess(s -> actualPort = s.actualPort());
   }
 
   /** Listens and registers the server for drain. */
   public Future<HttpServer> listen(HttpServer server) {
-    servers.add(server);
+    shutdowns.add(timeout -> server.shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS));
     return server.listen().onSuccess(s -> actualPort = s.actualPort());
-  }
-
-  /** Count a new connection; call {@link #connectionClosed()} when it closes. */
-  public void connectionOpened() {
-    accepted.increment();
-    open.increment();
-  }
-
-  public void connectionClosed() {
-    open.decrement();
   }
 
   int actualPort() {
@@ -124,13 +112,9 @@ public final class ServiceContext {
   }
 
   Future<Void> shutdownServers(Duration timeout) {
-    List<Future<Void>> all = new java.util.ArrayList<>();
-    for (Object s : servers) {
-      if (s instanceof NetServer) {
-        all.add(((NetServer) s).shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS));
-      } else {
-        all.add(((HttpServer) s).shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS));
-      }
+    List<Future<Void>> all = new ArrayList<>();
+    for (Function<Duration, Future<Void>> shutdown : shutdowns) {
+      all.add(shutdown.apply(timeout));
     }
     return Future.join(all).mapEmpty();
   }

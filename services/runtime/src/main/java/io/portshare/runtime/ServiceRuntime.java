@@ -5,6 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.transport.Transport;
@@ -14,12 +15,17 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import java.net.BindException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,8 +43,9 @@ public final class ServiceRuntime {
 
   private final ServiceDescriptor descriptor;
   private final Settings settings;
+  private final RuntimeSettings common;
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private final LongAdder openConnections = new LongAdder();
+  private Connections connections;
   private final List<Vertx> serviceVertx = new ArrayList<>();
   private final List<ServiceVerticle> verticles = new ArrayList<>();
   private final List<ServiceContext> contexts = new ArrayList<>();
@@ -51,21 +58,10 @@ public final class ServiceRuntime {
   private volatile boolean stopped;
   private AcceptErrorHandler acceptErrors;
   private final Listeners listeners = new Listeners();
-  /**
-   * Accept on the event loop itself where an instance has one loop and its own socket (see
-   * RuntimeTransport). RPC 64B, one transaction per connection, --instances 2 --mode reuseport,
-   * 3 alternated rounds on 2 CPUs: +8..15% transactions/s and 14..32% less server CPU per
-   * transaction than Vert.x's separate acceptor thread. -Dportshare.accept-on-event-loop=false
-   * goes back to that thread. A drain must then wait for the listener's accept queue to empty
-   * (Listeners): a busy event loop leaves connections queued that an acceptor thread would
-   * already have taken.
-   */
-  private final boolean acceptOnEventLoop =
-      Boolean.parseBoolean(System.getProperty("portshare.accept-on-event-loop", "true"));
-
   private ServiceRuntime(ServiceDescriptor descriptor, Settings settings) {
     this.descriptor = descriptor;
     this.settings = settings;
+    this.common = RuntimeSettings.of(settings);
   }
 
   /**
@@ -73,7 +69,7 @@ public final class ServiceRuntime {
    * how tests and embedders run one. Blocks until it listens and is ready.
    */
   public static ServiceRuntime start(ServiceDescriptor descriptor, String... flags) {
-    return start(descriptor, Settings.resolve(Launcher.options(descriptor), List.of(flags), java.util.Map.of()));
+    return start(descriptor, Settings.resolve(RuntimeSettings.options(descriptor), List.of(flags), Map.of()));
   }
 
   /** Starts the service and blocks until it listens and is ready. */
@@ -89,12 +85,9 @@ public final class ServiceRuntime {
   }
 
   private void startAll() {
-    instances = settings.getInt("instances");
-    if (instances < 1 || instances > 4096) {
-      throw settings.invalid("instances", "1..4096");
-    }
-    mode = ScalingMode.of(settings.getString("mode"));
-    transport = chooseTransport(settings.getString("transport"));
+    instances = common.instances();
+    mode = common.mode();
+    transport = chooseTransport(common.transport());
     PinnedMode pinned = null;
     if (mode == ScalingMode.PINNED) {
       pinned = PinnedMode.prepare(transport, instances);
@@ -118,27 +111,28 @@ public final class ServiceRuntime {
     new FileDescriptorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     registerInfo();
-    admin = new AdminServer(adminVertx, registry, settings.getString("host"), settings.getInt("admin-port"));
-    await(admin.start(), "admin port " + settings.getInt("admin-port"));
+    admin = new AdminServer(adminVertx, registry, common.host(), common.adminPort());
+    await(admin.start(), "admin port " + common.adminPort());
 
-    acceptErrors = new AcceptErrorHandler(descriptor.name(), openConnections::sum);
-    port = settings.getInt("port");
+    connections = new Connections(registry, descriptor.name(), instances);
+    acceptErrors = new AcceptErrorHandler(descriptor.name(), connections::open);
+    port = common.port();
     if (mode == ScalingMode.SHARED) {
       // One Vert.x shares one socket among its verticles by host and port; port 0 would give each
       // its own random port, so ask for Vert.x's "shared random port" (-1) instead.
       int requested = port;
       port = requested == 0 ? -1 : requested;
-      await(deploy(newServiceVertx(instances), 0, instances), "port " + requested);
+      await(deploy(newServiceVertx(instances, 0), 0, instances), "port " + requested);
       port = contexts.get(0).actualPort();
     } else if (pinned != null) {
       // One after another, in CPU order: the steering program numbers the listeners in bind order.
       for (int i = 0; i < instances; i++) {
-        Vertx vertx = newServiceVertx(1);
+        Vertx vertx = newServiceVertx(1, i);
         pinned.pin(vertx, i);
         await(deploy(vertx, i, 1), "port " + port);
         port = contexts.get(0).actualPort();
       }
-      if (pinned.steer(port, instances)) {
+      if (pinned.steer(listeners, port, instances)) {
         pinned.registerMeters(registry, descriptor.name());
       } else {
         mode = ScalingMode.REUSEPORT;
@@ -148,12 +142,12 @@ public final class ServiceRuntime {
     } else {
       // Each instance binds its own SO_REUSEPORT socket; the first binds alone so that port 0
       // resolves to one port that the rest then join.
-      Vertx first = newServiceVertx(1);
+      Vertx first = newServiceVertx(1, 0);
       await(deploy(first, 0, 1), "port " + port);
       port = contexts.get(0).actualPort();
       List<Future<?>> rest = new ArrayList<>();
       for (int i = 1; i < instances; i++) {
-        rest.add(deploy(newServiceVertx(1), i, 1));
+        rest.add(deploy(newServiceVertx(1, i), i, 1));
       }
       await(Future.all(rest), "port " + port);
     }
@@ -179,15 +173,16 @@ public final class ServiceRuntime {
     }
   }
 
-  private Vertx newServiceVertx(int eventLoops) {
+  /** A Vert.x for the service with {@code eventLoops} loops, numbered from {@code firstLoop} in metrics. */
+  private Vertx newServiceVertx(int eventLoops, int firstLoop) {
     Vertx vertx = Vertx.builder()
         .with(new VertxOptions()
             .setEventLoopPoolSize(eventLoops)
             .setWorkerPoolSize(Math.max(2, eventLoops))
             .setInternalBlockingPoolSize(Math.max(2, eventLoops))
             .setPreferNativeTransport(transport != Transport.NIO))
-        .withTransport(new RuntimeTransport(transport, acceptOnEventLoop && eventLoops == 1, listeners,
-            acceptErrors))
+        .withTransport(new RuntimeTransport(transport, common.acceptOnEventLoop() && eventLoops == 1, listeners,
+            acceptErrors, connections, firstLoop))
         .build();
     synchronized (serviceVertx) {
       serviceVertx.add(vertx);
@@ -201,14 +196,14 @@ public final class ServiceRuntime {
     int listenPort = port;
     return vertx.deployVerticle(() -> {
       int index = next.getAndIncrement();
-      ServiceContext ctx = new ServiceContext(descriptor.name(), settings, mode, index, instances, listenPort,
-          registry, openConnections);
+      ServiceContext ctx = new ServiceContext(descriptor.name(), settings, common, mode, index, listenPort,
+          registry);
       ServiceVerticle v = descriptor.newVerticle();
       v.attach(ctx);
       synchronized (verticles) {
         verticles.add(v);
         contexts.add(ctx);
-        contexts.sort(java.util.Comparator.comparingInt(ServiceContext::instance));
+        contexts.sort(Comparator.comparingInt(ServiceContext::instance));
       }
       return v;
     }, new DeploymentOptions().setInstances(count));
@@ -220,19 +215,15 @@ public final class ServiceRuntime {
         .tag("service", descriptor.name())
         .tag("version", Version.get())
         .tag("mode", mode.label())
-        .tag("transport", transport.name().toLowerCase(java.util.Locale.ROOT))
+        .tag("transport", transport())
         .tag("instances", Integer.toString(instances))
-        .register(registry);
-    Gauge.builder("portshare.connections.open", openConnections, LongAdder::sum)
-        .description("Connections open now")
-        .tag("service", descriptor.name())
         .register(registry);
   }
 
   private static <T> T await(Future<T> f, String what) {
     try {
       return f.toCompletionStage().toCompletableFuture().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       String msg = String.valueOf(cause.getMessage());
       for (Throwable t = cause; t != null; t = t.getCause()) {
@@ -241,7 +232,7 @@ public final class ServiceRuntime {
               + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", cause);
         }
       }
-      if (cause instanceof java.net.BindException || msg.contains("Address already in use")) {
+      if (cause instanceof BindException || msg.contains("Address already in use")) {
         throw new StartException("cannot listen on " + what + ": address already in use", cause);
       }
       if (msg.contains("Permission denied") || msg.contains("Cannot assign requested address")) {
@@ -251,7 +242,7 @@ public final class ServiceRuntime {
         throw (RuntimeException) cause;
       }
       throw new StartException("failed to start " + what + ": " + cause, cause);
-    } catch (java.util.concurrent.TimeoutException e) {
+    } catch (TimeoutException e) {
       throw new StartException("timed out starting " + what, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -271,7 +262,7 @@ public final class ServiceRuntime {
       stopped = true;
     }
     admin.ready(false);
-    LOG.info("draining: {} connections open, timeout {} ms", openConnections.sum(), drainTimeout.toMillis());
+    LOG.info("draining: {} connections open, timeout {} ms", connections.open(), drainTimeout.toMillis());
     // Before any server's own shutdown, and with empty accept queues: see Listeners.
     long t0 = System.nanoTime();
     listeners.closeAll(drainTimeout.compareTo(LISTENER_QUEUE_WAIT) < 0 ? drainTimeout : LISTENER_QUEUE_WAIT);
@@ -284,7 +275,7 @@ public final class ServiceRuntime {
       all = new ArrayList<>(verticles);
     }
     for (ServiceVerticle v : all) {
-      io.vertx.core.Promise<Void> p = io.vertx.core.Promise.promise();
+      Promise<Void> p = Promise.promise();
       v.vertxContext().runOnContext(x -> v.drain(connectionsTimeout).onComplete(p));
       drains.add(p.future());
     }
@@ -295,7 +286,7 @@ public final class ServiceRuntime {
       LOG.warn("drain did not finish in time: {}", e.toString());
     }
     closeAll();
-    LOG.info("drained: {} connections were cut at the timeout", openConnections.sum());
+    LOG.info("drained: {} connections were cut at the timeout", connections.open());
   }
 
   private void closeAll() {
@@ -331,15 +322,11 @@ public final class ServiceRuntime {
   }
 
   public String transport() {
-    return transport.name().toLowerCase(java.util.Locale.ROOT);
+    return transport.name().toLowerCase(Locale.ROOT);
   }
 
   public int instances() {
     return instances;
-  }
-
-  public ServiceDescriptor descriptor() {
-    return descriptor;
   }
 
   public PrometheusMeterRegistry registry() {

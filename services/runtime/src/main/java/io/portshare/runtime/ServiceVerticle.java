@@ -1,5 +1,6 @@
 package io.portshare.runtime;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import java.time.Duration;
@@ -17,7 +18,7 @@ public abstract class ServiceVerticle extends VerticleBase {
     this.service = service;
   }
 
-  final io.vertx.core.Context vertxContext() {
+  final Context vertxContext() {
     return context;
   }
 

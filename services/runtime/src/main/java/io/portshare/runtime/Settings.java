@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -176,12 +175,5 @@ public final class Settings {
       throw new IllegalArgumentException("no option named " + name);
     }
     return v;
-  }
-
-  /** The settings as option=value pairs, in option order (for the log at start). */
-  public List<String> describe() {
-    List<String> out = new ArrayList<>();
-    values.forEach((k, v) -> out.add(k + "=" + v));
-    return out;
   }
 }

@@ -1,6 +1,7 @@
 package io.portshare.runtime;
 
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.VertxInternal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -59,13 +60,11 @@ final class CpuProbeService implements ServiceDescriptor {
       Future<String> workerCpus = vertx.executeBlocking(() -> cpusAllowedList("/proc/thread-self/status"), false);
       return workerCpus.compose(worker -> service.listen(vertx.createNetServer(service.netServerOptions())
           .connectHandler(socket -> {
-            service.connectionOpened();
-            socket.closeHandler(v -> service.connectionClosed());
             // A test probe: small /proc reads on the event loop and the acceptor are fine here.
             String loop = cpusAllowedList("/proc/thread-self/status");
             ((VertxInternal) vertx).acceptorEventLoopGroup().next().execute(() -> {
               String acceptor = cpusAllowedList("/proc/thread-self/status");
-              context.runOnContext(v -> socket.end(io.vertx.core.buffer.Buffer.buffer("loop=" + service.instance()
+              context.runOnContext(v -> socket.end(Buffer.buffer("loop=" + service.instance()
                   + " loopCpus=" + loop + " acceptorCpus=" + acceptor + " workerCpus=" + worker + "\n")));
             });
           })));

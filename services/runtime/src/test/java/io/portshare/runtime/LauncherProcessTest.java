@@ -78,7 +78,15 @@ class LauncherProcessTest {
     try (ServiceProcess p = ServiceProcess.launch(Map.of(), "--service", "hello", "--help")) {
       assertThat(p.awaitExit(START)).isEqualTo(0);
       assertThat(p.output()).contains("--port N", "(default: 8000)", "--mode shared|reuseport|pinned",
-          "(default: reuseport)", "--drain-timeout DURATION", "(default: 10s)", "--greeting TEXT");
+          "(default: reuseport)", "--drain-timeout DURATION", "(default: 10s)", "--greeting TEXT",
+          "--accept-on-event-loop[=true|false]");
+      List<String> lines = p.output().lines().toList();
+      String instances = lines.stream().filter(l -> l.contains("--instances N")).findFirst().orElseThrow();
+      assertThat(instances).containsOnlyOnce("default").endsWith(", the CPUs this JVM may use)");
+      // A metavar longer than the column gets a line of its own; the description is not run into it.
+      assertThat(lines).contains("  --mode shared|reuseport|pinned");
+      assertThat(lines.get(lines.indexOf("  --mode shared|reuseport|pinned") + 1))
+          .matches(" {31}how instances share the port \\(default: reuseport\\)");
     }
   }
 

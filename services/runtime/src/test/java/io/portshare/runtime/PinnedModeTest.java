@@ -145,13 +145,13 @@ class PinnedModeTest {
   }
 
   @Test
-  void listeningInodesAreReadFromTheKernelTable() {
+  void listeningSocketsAreCountedFromTheKernelTable() {
     List<String> table = List.of(
         "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
         "   0: 00000000:2382 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 41001 1 0",
         "   1: 0100007F:2382 0100007F:D2F0 01 00000000:00000000 00:00000000 00000000  1000        0 41002 1 0",
         "   2: 00000000:2383 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 41003 1 0");
-    assertThat(ReuseportSteering.listeningInodes(table, 0x2382)).containsExactly("41001");
+    assertThat(ReuseportSteering.listeningOn(table, 0x2382)).isEqualTo(1);
   }
 
   /** Opens {@code n} connections one by one from a thread bound to {@code cpu}; returns each first line. */

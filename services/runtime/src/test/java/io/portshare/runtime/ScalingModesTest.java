@@ -3,7 +3,6 @@ package io.portshare.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.examples.hello.HelloService;
-import io.portshare.kit.ListeningSockets;
 import io.portshare.kit.PrometheusText;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -14,6 +13,7 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.junit5.VertxExtension;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +43,7 @@ class ScalingModesTest {
     runtime = ServiceRuntime.start(new HelloService(), "--port", "0", "--admin-port", "0", "--instances", "2",
         "--mode", mode);
 
-    assertThat(ListeningSockets.count(runtime.port())).isEqualTo(sockets);
+    assertThat(ReuseportSteering.listeningOn(runtime.port())).isEqualTo(sockets);
     assertThat(runtime.mode().label()).isEqualTo(mode);
   }
 
@@ -78,13 +78,13 @@ class ScalingModesTest {
   @Test
   void reuseportInstancesShareOneExplicitPort() throws Exception {
     int port;
-    try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+    try (ServerSocket probe = new ServerSocket(0)) {
       port = probe.getLocalPort();
     }
     runtime = ServiceRuntime.start(new HelloService(), "--port", Integer.toString(port), "--admin-port", "0",
         "--instances", "3", "--mode", "reuseport");
 
     assertThat(runtime.port()).isEqualTo(port);
-    assertThat(ListeningSockets.count(port)).isEqualTo(3);
+    assertThat(ReuseportSteering.listeningOn(port)).isEqualTo(3);
   }
 }

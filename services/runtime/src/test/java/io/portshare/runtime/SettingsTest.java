@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Precedence defaults < config file < PORTSHARE_* environment < flags, and the one-line errors. */
 class SettingsTest {
 
-  private static final List<Option> OPTIONS = Launcher.options(new HelloService());
+  private static final List<Option> OPTIONS = RuntimeSettings.options(new HelloService());
 
   @TempDir
   Path dir;
@@ -117,5 +117,38 @@ class SettingsTest {
     assertThat(s.getFlag("listing")).isTrue();
     assertThat(Settings.resolve(List.of(Option.path(Settings.CONFIG, "", ""), listing), List.of(), Map.of())
         .getFlag("listing")).isFalse();
+  }
+
+  @Test
+  void acceptOnEventLoopIsAnOptionInEveryForm() throws Exception {
+    Path yaml = Files.writeString(dir.resolve("accept.yaml"), "accept-on-event-loop: false\n");
+
+    assertThat(RuntimeSettings.of(resolve(Map.of())).acceptOnEventLoop()).isTrue();
+    assertThat(RuntimeSettings.of(resolve(Map.of(), "--accept-on-event-loop=false")).acceptOnEventLoop()).isFalse();
+    assertThat(RuntimeSettings.of(resolve(Map.of("PORTSHARE_ACCEPT_ON_EVENT_LOOP", "false"))).acceptOnEventLoop())
+        .isFalse();
+    assertThat(RuntimeSettings.of(resolve(Map.of(), "--config", yaml.toString())).acceptOnEventLoop()).isFalse();
+    assertThat(RuntimeSettings.of(resolve(Map.of("PORTSHARE_ACCEPT_ON_EVENT_LOOP", "false"),
+        "--accept-on-event-loop")).acceptOnEventLoop()).isTrue();
+    assertThatThrownBy(() -> resolve(Map.of(), "--accept-on-event-loop=maybe"))
+        .hasMessage("invalid value for accept-on-event-loop: \"maybe\" (from --accept-on-event-loop); "
+            + "expected true or false");
+  }
+
+  @Test
+  void instancesOutOfRangeNameTheirSource() {
+    assertThatThrownBy(() -> RuntimeSettings.of(resolve(Map.of("PORTSHARE_INSTANCES", "0"))))
+        .hasMessage("invalid value for instances: \"0\" (from PORTSHARE_INSTANCES); expected 1..4096");
+  }
+
+  @Test
+  void oneGrammarForDurationsAndSizes() {
+    assertThat(Units.duration("250ms")).isEqualTo(Duration.ofMillis(250));
+    assertThat(Units.duration("3 H")).isEqualTo(Duration.ofHours(3));
+    assertThat(Units.size("64KiB")).isEqualTo(64L << 10);
+    assertThat(Units.size("2g")).isEqualTo(2L << 30);
+    assertThatThrownBy(() -> Units.duration("PT5S")).hasMessage(
+        "invalid duration \"PT5S\"; expected a duration such as 500ms, 10s, 2m");
+    assertThatThrownBy(() -> Units.size("99999999999GiB")).hasMessageStartingWith("invalid size");
   }
 }

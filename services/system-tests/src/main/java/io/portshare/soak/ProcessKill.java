@@ -18,7 +18,7 @@ final class ProcessKill {
 
   private ProcessKill() {}
 
-  static ScenarioResult run(SoakConfig cfg, int processes, int seconds) throws Exception {
+  static ScenarioResult run(SoakConfig cfg, int processes, Duration loadTime) throws Exception {
     int port = cfg.port(2, 0);
     int admin = port + 1;
     ProcessBuilder pb = new ProcessBuilder(cfg.deployDir().resolve("run-processes.sh").toString(), "rpc",
@@ -36,14 +36,14 @@ final class ProcessKill {
       }
       long victimPid = pidOnAdminPort(supervisor, admin);
       try (RpcLoad load = RpcLoad.persistent(port, CLIENTS)) {
-        Thread.sleep(seconds * 500L);
+        Thread.sleep(loadTime.toMillis() / 2);
         double victimOpen = openConnections(admin);
         java.util.Map<Long, Long> owners = serverPidByClientPort(port);
         long snapshotAt = System.nanoTime();
         long before = load.transactions.get();
         ProcessHandle.of(victimPid).ifPresent(ProcessHandle::destroyForcibly);
         long killedAt = System.nanoTime();
-        Thread.sleep(seconds * 500L);
+        Thread.sleep(loadTime.toMillis() / 2);
         long servedAfterKill = load.transactions.get() - before;
         boolean restarted = awaitReady(admin, Duration.ofSeconds(90)) && pidOnAdminPort(supervisor, admin) != victimPid;
         double restartSecs = (System.nanoTime() - killedAt) / 1e9;

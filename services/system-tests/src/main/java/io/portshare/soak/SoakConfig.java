@@ -1,6 +1,13 @@
 package io.portshare.soak;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Where the service jars are, which ports a run may use, and how big each scenario is.
@@ -9,15 +16,15 @@ import java.nio.file.Path;
  *     scenario instead (tests: runs in parallel must not collide)
  */
 record SoakConfig(Path rpcJar, Path staticJar, Path deployDir, int portBase, long shortConnections,
-    int concurrentConnections, int processes, int rollingRounds, int seconds) {
+    int concurrentConnections, int processes, int rollingRounds, Duration loadTime) {
 
   static SoakConfig quick(Path root, int portBase) {
     return new SoakConfig(root.resolve("rpc-server/target/portshare-rpc-server.jar"),
         root.resolve("static-server/target/portshare-static-server.jar"), root.resolve("deploy"), portBase,
-        20_000, 2_000, 2, 1, 3);
+        20_000, 2_000, 2, 1, Duration.ofSeconds(3));
   }
 
-  private static final java.util.Map<String, Integer> FREE_BLOCKS = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final Map<String, Integer> FREE_BLOCKS = new ConcurrentHashMap<>();
 
   int port(int scenario, int offset) {
     if (portBase == 0) {
@@ -31,15 +38,15 @@ record SoakConfig(Path rpcJar, Path staticJar, Path deployDir, int portBase, lon
    * (32768 up), where the many client sockets of a loaded machine would make a block rare.
    */
   static int freeBlock(int n) {
-    java.util.Random random = new java.util.Random();
+    Random random = new Random();
     for (int attempt = 0; attempt < 500; attempt++) {
       int first = 20_000 + random.nextInt(12_000 - n);
       boolean free = true;
       for (int p = first; p < first + n && free; p++) {
-        try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+        try (ServerSocket s = new ServerSocket()) {
           s.setReuseAddress(false);
-          s.bind(new java.net.InetSocketAddress(p));
-        } catch (java.io.IOException e) {
+          s.bind(new InetSocketAddress(p));
+        } catch (IOException e) {
           free = false;
         }
       }

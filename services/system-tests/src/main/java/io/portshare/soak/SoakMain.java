@@ -1,85 +1,163 @@
 package io.portshare.soak;
 
+import io.portshare.runtime.Units;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * Runs the load and fault scenarios against the real service jars and prints one line each: what
  * it did, connections, failures, server RSS. Exit 0 when every scenario held, 1 when one did not,
- * 2 on bad usage.
- *
- * <pre>
- * java -jar services/system-tests/target/portshare-soak.jar [--long] [--scenarios a,b]
- *     [--root DIR] [--port-base 59000] [--short-connections N] [--concurrent N] [--processes N]
- *     [--rounds N] [--netns auto|off]
- * </pre>
+ * 2 on bad usage (one line naming the option and the value).
  */
-public final class SoakMain {
+@Command(name = "portshare-soak", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Load and fault scenarios against the real service jars, one line each.")
+public final class SoakMain implements Callable<Integer> {
 
   static final List<String> SCENARIOS = List.of("short-connections", "concurrent", "concurrent-static", "sigkill", "rolling",
       "sigterm-rpc", "sigterm-static", "slowloris", "rpc-stalls");
   private static final String RESULT = "RESULT\t";
 
-  private SoakMain() {}
+  @Option(names = "--long", description = "the long run: 1,000,000 short connections, 30,000 concurrent, "
+      + "4 processes, 5 rounds (each unless given)")
+  boolean longRun;
 
-  public static void main(String[] args) throws Exception {
-    Map<String, String> flags;
-    try {
-      flags = parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println("soak: " + e.getMessage());
-      System.exit(2);
-      return;
+  @Option(names = "--scenarios", split = ",", paramLabel = "NAME",
+      description = "scenarios to run, comma-separated (default: all): ${COMPLETION-CANDIDATES}",
+      completionCandidates = Scenarios.class)
+  List<String> scenarios = SCENARIOS;
+
+  @Option(names = "--root", paramLabel = "DIR", description = "the repository whose jars and scripts run (default: .)")
+  Path root = Path.of(".");
+
+  @Option(names = "--port-base", paramLabel = "N",
+      description = "scenario k uses ports N+20k..N+20k+19; 0 picks free blocks (default: ${DEFAULT-VALUE})")
+  int portBase = 59000;
+
+  @Option(names = "--short-connections", paramLabel = "N", description = "connections of the short-connections scenario")
+  Long shortConnections;
+
+  @Option(names = "--concurrent", paramLabel = "N", description = "connections held open at once")
+  Integer concurrent;
+
+  @Option(names = "--processes", paramLabel = "N", description = "server processes sharing the port")
+  Integer processes;
+
+  @Option(names = "--rounds", paramLabel = "N", description = "rounds of the rolling restart")
+  Integer rounds;
+
+  @Option(names = "--load-time", paramLabel = "DURATION", defaultValue = "3s",
+      description = "how long the sigkill scenario loads the servers (default: ${DEFAULT-VALUE})")
+  Duration loadTime;
+
+  @Option(names = "--netns", paramLabel = "auto|off",
+      description = "run the rolling scenario in fresh network namespaces when possible (default: ${DEFAULT-VALUE})")
+  Netns netns = Netns.auto;
+
+  /** Set by the parent run of a scenario in a namespace: print results as machine-readable lines. */
+  @Option(names = "--result-lines", hidden = true)
+  boolean resultLines;
+
+  @Spec
+  CommandSpec spec;
+
+  enum Netns { auto, off }
+
+  static final class Scenarios implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return SCENARIOS.iterator();
     }
-    if (flags.containsKey("help")) {
-      System.out.println("usage: SoakMain [--long] [--scenarios " + String.join(",", SCENARIOS) + "]");
-      System.out.println("  [--root DIR] [--port-base N] [--short-connections N] [--concurrent N] [--processes N]");
-      System.out.println("  [--rounds N] [--netns auto|off]");
-      return;
-    }
-    boolean longRun = flags.containsKey("long");
-    Path root = Path.of(flags.getOrDefault("root", ".")).toAbsolutePath().normalize();
-    SoakConfig q = SoakConfig.quick(root, intFlag(flags, "port-base", 59000));
-    SoakConfig cfg = new SoakConfig(q.rpcJar(), q.staticJar(), q.deployDir(), q.portBase(),
-        longFlag(flags, "short-connections", longRun ? 1_000_000 : q.shortConnections()),
-        intFlag(flags, "concurrent", longRun ? 30_000 : q.concurrentConnections()),
-        intFlag(flags, "processes", longRun ? 4 : q.processes()),
-        intFlag(flags, "rounds", longRun ? 5 : q.rollingRounds()), q.seconds());
-    List<String> chosen = flags.containsKey("scenarios") ? List.of(flags.get("scenarios").split(",")) : SCENARIOS;
-    for (String s : chosen) {
+  }
+
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  static int execute(String... args) {
+    CommandLine cl = new CommandLine(new SoakMain());
+    cl.registerConverter(Duration.class, Units::duration);
+    cl.setParameterExceptionHandler((ex, a) -> {
+      ex.getCommandLine().getErr().println("portshare-soak: " + ex.getMessage() + " (see --help)");
+      return 2;
+    });
+    cl.setErr(new PrintWriter(System.err, true));
+    return cl.execute(args);
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    for (String s : scenarios) {
       if (!SCENARIOS.contains(s)) {
-        System.err.println("soak: unknown scenario \"" + s + "\"; expected some of " + String.join(",", SCENARIOS));
-        System.exit(2);
+        throw usage("--scenarios", s, "some of " + String.join(",", SCENARIOS));
       }
     }
-    boolean child = flags.containsKey("result-lines");
-    if (!child) {
-      System.out.println(ScenarioResult.HEADER);
+    Path repository = root.toAbsolutePath().normalize();
+    SoakConfig cfg = SoakConfig.quick(repository, portBase);
+    cfg = new SoakConfig(cfg.rpcJar(), cfg.staticJar(), cfg.deployDir(), portBase,
+        positive("--short-connections", shortConnections, longRun ? 1_000_000L : cfg.shortConnections()),
+        positive("--concurrent", concurrent, longRun ? 30_000 : cfg.concurrentConnections()),
+        positive("--processes", processes, longRun ? 4 : cfg.processes()),
+        positive("--rounds", rounds, longRun ? 5 : cfg.rollingRounds()),
+        loadTime);
+    if (loadTime.isZero()) {
+      throw usage("--load-time", "0", "a positive duration");
+    }
+    if (portBase < 0 || portBase > 65535 - 20 * SCENARIOS.size()) {
+      throw usage("--port-base", Integer.toString(portBase), "0, or a port that leaves room for every scenario");
+    }
+    if (!resultLines) {
+      spec.commandLine().getOut().println(ScenarioResult.HEADER);
     }
     boolean allOk = true;
     Path scratch = Files.createTempDirectory("portshare-soak");
     try {
-      for (String s : chosen) {
-        for (ScenarioResult r : run(s, cfg, scratch, flags.getOrDefault("netns", "auto"), root)) {
+      for (String s : scenarios) {
+        for (ScenarioResult r : run(s, cfg, scratch, netns, repository)) {
           allOk &= r.passed();
-          System.out.println(child ? serialize(r) : r.line());
+          System.out.println(resultLines ? serialize(r) : r.line());
           System.out.flush();
         }
       }
     } finally {
       deleteTree(scratch);
     }
-    System.exit(allOk ? 0 : 1);
+    return allOk ? 0 : 1;
   }
 
-  static List<ScenarioResult> run(String scenario, SoakConfig cfg, Path scratch, String netns, Path root) {
+  private <T extends Number> T positive(String option, T given, T otherwise) {
+    if (given == null) {
+      return otherwise;
+    }
+    if (given.longValue() <= 0) {
+      throw usage(option, given.toString(), "a positive whole number");
+    }
+    return given;
+  }
+
+  private ParameterException usage(String option, String value, String expected) {
+    return new ParameterException(spec.commandLine(), "invalid value for " + option + ": \"" + value
+        + "\"; expected " + expected);
+  }
+
+  static List<ScenarioResult> run(String scenario, SoakConfig cfg, Path scratch, Netns netns, Path root) {
     try {
       switch (scenario) {
         case "short-connections":
@@ -91,9 +169,9 @@ public final class SoakMain {
           return List.of(ConcurrentConnections.run(cfg, cfg.concurrentConnections(), 2,
               ConcurrentConnections.Service.STATIC));
         case "sigkill":
-          return List.of(ProcessKill.run(cfg, Math.max(2, cfg.processes() + 1), cfg.seconds()));
+          return List.of(ProcessKill.run(cfg, Math.max(2, cfg.processes() + 1), cfg.loadTime()));
         case "rolling":
-          if (!"off".equals(netns) && NetNamespace.available()) {
+          if (netns == Netns.auto && NetNamespace.available()) {
             List<ScenarioResult> both = new ArrayList<>();
             for (boolean migrate : new boolean[] {false, true}) {
               both.add(rollingInNamespace(cfg, root, migrate));
@@ -154,54 +232,9 @@ public final class SoakMain {
         Boolean.parseBoolean(f[6]));
   }
 
-  private static Map<String, String> parse(String[] args) {
-    Map<String, String> m = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (!a.startsWith("--")) {
-        throw new IllegalArgumentException("unexpected argument \"" + a + "\" (see --help)");
-      }
-      String name = a.substring(2);
-      if (List.of("long", "help", "result-lines").contains(name)) {
-        m.put(name, "");
-      } else if (List.of("scenarios", "root", "port-base", "short-connections", "concurrent", "processes", "rounds",
-          "netns").contains(name)) {
-        if (i + 1 >= args.length) {
-          throw new IllegalArgumentException("option " + a + " needs a value");
-        }
-        m.put(name, args[++i]);
-      } else {
-        throw new IllegalArgumentException("unknown option " + a + " (see --help)");
-      }
-    }
-    return m;
-  }
-
-  private static int intFlag(Map<String, String> flags, String name, int dflt) {
-    return (int) longFlag(flags, name, dflt);
-  }
-
-  private static long longFlag(Map<String, String> flags, String name, long dflt) {
-    String v = flags.get(name);
-    if (v == null) {
-      return dflt;
-    }
-    try {
-      long n = Long.parseLong(v.replace("_", ""));
-      if (n < 0 || (n == 0 && !name.equals("port-base"))) {
-        throw new NumberFormatException();
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      System.err.println("soak: invalid value for " + name + ": \"" + v + "\"; expected a positive whole number");
-      System.exit(2);
-      return dflt;
-    }
-  }
-
-  private static void deleteTree(Path dir) throws java.io.IOException {
-    try (var paths = Files.walk(dir)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+  private static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
   }
 }

@@ -53,7 +53,7 @@ class SoakScenariosTest {
 
   @Test
   void sigkillOfOneSupervisedProcessBreaksOnlyItsConnectionsAndItComesBack() throws Exception {
-    holds(ProcessKill.run(cfg, 3, cfg.seconds()));
+    holds(ProcessKill.run(cfg, 3, cfg.loadTime()));
   }
 
   @Test

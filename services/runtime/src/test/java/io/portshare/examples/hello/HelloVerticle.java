@@ -11,10 +11,6 @@ public final class HelloVerticle extends ServiceVerticle {
   public Future<?> start() {
     String greeting = service.settings().getString("greeting") + " from loop " + service.instance() + "\n";
     return service.listen(vertx.createHttpServer(service.httpServerOptions())
-        .connectionHandler(conn -> {
-          service.connectionOpened();
-          conn.closeHandler(v -> service.connectionClosed());
-        })
         .requestHandler(req -> answer(req, greeting)));
   }
 

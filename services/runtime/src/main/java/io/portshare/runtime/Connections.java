@@ -1,0 +1,45 @@
+package io.portshare.runtime;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.Channel;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The service's connections, counted by the runtime's transport as each accepted channel is
+ * registered on its event loop, and uncounted when it closes: services count nothing themselves.
+ * {@code portshare_connections_accepted_total{loop}} shows how the modes balance,
+ * {@code portshare_connections_open} what a drain waits for.
+ */
+final class Connections {
+
+  private final LongAdder open = new LongAdder();
+  private final Counter[] accepted;
+
+  Connections(MeterRegistry registry, String service, int loops) {
+    accepted = new Counter[loops];
+    for (int i = 0; i < loops; i++) {
+      accepted[i] = Counter.builder("portshare.connections.accepted")
+          .description("Connections accepted, per event loop (shows how modes balance)")
+          .tag("service", service)
+          .tag("loop", Integer.toString(i))
+          .register(registry);
+    }
+    Gauge.builder("portshare.connections.open", open, LongAdder::sum)
+        .description("Connections open now")
+        .tag("service", service)
+        .register(registry);
+  }
+
+  /** On the event loop {@code loop} that {@code channel} was just registered on. */
+  void accepted(Channel channel, int loop) {
+    accepted[loop].increment();
+    open.increment();
+    channel.closeFuture().addListener(f -> open.decrement());
+  }
+
+  long open() {
+    return open.sum();
+  }
+}

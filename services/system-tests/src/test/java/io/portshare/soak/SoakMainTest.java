@@ -1,0 +1,60 @@
+package io.portshare.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The soak's command line: picocli with the runtime's duration grammar, one line and exit 2 on bad usage. */
+class SoakMainTest {
+
+  private String err;
+
+  private int run(String... args) {
+    PrintStream saved = System.err;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    try {
+      return SoakMain.execute(args);
+    } finally {
+      System.setErr(saved);
+      err = bytes.toString(StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
+  void badUsageIsOneLineAndExitTwo() {
+    assertThat(run("--bogus")).isEqualTo(2);
+    assertThat(err.lines().toList()).containsExactly("portshare-soak: Unknown option: '--bogus' (see --help)");
+
+    assertThat(run("--concurrent", "0")).isEqualTo(2);
+    assertThat(err.lines().toList())
+        .containsExactly("portshare-soak: invalid value for --concurrent: \"0\"; expected a positive whole number (see --help)");
+
+    assertThat(run("--scenarios", "short-connections,nap")).isEqualTo(2);
+    assertThat(err).startsWith("portshare-soak: invalid value for --scenarios: \"nap\"; expected some of ");
+
+    assertThat(run("--load-time", "soon")).isEqualTo(2);
+    assertThat(err).startsWith("portshare-soak: Invalid value for option '--load-time': ")
+        .contains("invalid duration \"soon\"; expected a duration such as 500ms, 10s, 2m");
+    assertThat(err.lines()).hasSize(1);
+
+    assertThat(run("--netns", "sometimes")).isEqualTo(2);
+  }
+
+  @Test
+  void helpNamesEveryScenario() {
+    PrintStream saved = System.out;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    try {
+      assertThat(SoakMain.execute("--help")).isZero();
+    } finally {
+      System.setOut(saved);
+    }
+    assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("--load-time=DURATION", "(default: 3s)")
+        .contains(SoakMain.SCENARIOS);
+  }
+}

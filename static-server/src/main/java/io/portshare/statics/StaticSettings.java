@@ -1,0 +1,74 @@
+package io.portshare.statics;
+
+import io.portshare.runtime.Option;
+import io.portshare.runtime.Settings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The static service's own options, and their values resolved, checked and typed.
+ *
+ * @param root the real path of the directory served: {@code --root}, or the demo site unpacked once per JVM
+ * @param cacheControl the Cache-Control of every file answer; empty for none
+ */
+public record StaticSettings(Path root, boolean sendfile, boolean listing, String cacheControl, long memoryMax,
+    int maxUri, int maxHeaderSize, Duration headerTimeout, Duration idleTimeout) {
+
+  public static final String ROOT = "root";
+  public static final String NO_SENDFILE = "no-sendfile";
+  public static final String LISTING = "listing";
+  public static final String CACHE_CONTROL = "cache-control";
+  public static final String MEMORY_MAX = "memory-max";
+  public static final String MAX_URI = "max-uri";
+  public static final String MAX_HEADER_SIZE = "max-header-size";
+  public static final String HEADER_TIMEOUT = "header-timeout";
+  public static final String IDLE_TIMEOUT = "idle-timeout";
+
+  static final List<Option> OPTIONS = List.of(
+      Option.path(ROOT, "", "directory to serve (default: the bundled demo site)"),
+      Option.flag(NO_SENDFILE, "send bodies through the copying path instead of sendfile(2), to compare"),
+      Option.flag(LISTING, "list directories that have no index.html"),
+      Option.string(CACHE_CONTROL, "public, max-age=60", "Cache-Control of every file answer (empty: none)"),
+      Option.size(MEMORY_MAX, "32KiB", "files up to this size are answered from memory (0: all by sendfile)"),
+      Option.size(MAX_URI, "4KiB", "longest request line; longer gets 414"),
+      Option.size(MAX_HEADER_SIZE, "8KiB", "largest request head; larger gets 431"),
+      Option.duration(HEADER_TIMEOUT, "10s", "a request head must arrive this soon after its first byte"),
+      Option.duration(IDLE_TIMEOUT, "75s", "idle keep-alive connections are closed after this"));
+
+  /** Reads the options; a value out of range fails with the one-line error naming key, value and source. */
+  public static StaticSettings of(Settings s) {
+    if (s.getSize(MEMORY_MAX) > 16L << 20) {
+      throw s.invalid(MEMORY_MAX, "at most 16MiB");
+    }
+    if (s.getSize(MAX_URI) < 64 || s.getSize(MAX_URI) > 1L << 20) {
+      throw s.invalid(MAX_URI, "64 bytes to 1MiB");
+    }
+    if (s.getSize(MAX_HEADER_SIZE) < 256 || s.getSize(MAX_HEADER_SIZE) > 1L << 20) {
+      throw s.invalid(MAX_HEADER_SIZE, "256 bytes to 1MiB");
+    }
+    if (s.getDuration(HEADER_TIMEOUT).toMillis() < 100) {
+      throw s.invalid(HEADER_TIMEOUT, "at least 100ms");
+    }
+    if (s.getDuration(IDLE_TIMEOUT).toSeconds() < 1) {
+      throw s.invalid(IDLE_TIMEOUT, "at least 1s");
+    }
+    return new StaticSettings(root(s), !s.getFlag(NO_SENDFILE), s.getFlag(LISTING), s.getString(CACHE_CONTROL),
+        s.getSize(MEMORY_MAX), (int) s.getSize(MAX_URI), (int) s.getSize(MAX_HEADER_SIZE),
+        s.getDuration(HEADER_TIMEOUT), s.getDuration(IDLE_TIMEOUT));
+  }
+
+  private static Path root(Settings s) {
+    String root = s.getString(ROOT);
+    if (!root.isEmpty() && !Files.isDirectory(Path.of(root))) {
+      throw s.invalid(ROOT, "an existing directory");
+    }
+    try {
+      return (root.isEmpty() ? DemoSite.unpacked() : Path.of(root)).toRealPath();
+    } catch (IOException e) {
+      throw s.invalid(ROOT, "a readable directory (" + e.getMessage() + ")");
+    }
+  }
+}

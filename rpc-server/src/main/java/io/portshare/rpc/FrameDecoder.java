@@ -74,11 +74,6 @@ public final class FrameDecoder {
     return partial == null;
   }
 
-  /** Bytes held for a frame not yet complete. */
-  public int bufferedBytes() {
-    return partial == null ? 0 : partial.readableBytes();
-  }
-
   /** Frees the partial frame, if any; call when the connection closes. */
   public void release() {
     if (partial != null) {

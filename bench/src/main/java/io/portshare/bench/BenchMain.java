@@ -4,6 +4,7 @@ import io.portshare.runtime.Units;
 import java.io.PrintWriter;
 import java.time.Duration;
 import picocli.CommandLine;
+import io.portshare.bench.statics.StaticCommand;
 import picocli.CommandLine.Command;
 
 /**

@@ -27,6 +27,7 @@ public record RuntimeSettings(int port, int adminPort, String host, int instance
   public static final String DRAIN_TIMEOUT = "drain-timeout";
   public static final String LOG_FORMAT = "log-format";
   public static final String ACCEPT_ON_EVENT_LOOP = "accept-on-event-loop";
+  public static final String SUPERVISE = "supervise";
   static final int MAX_INSTANCES = 4096;
 
   /** The common options with the service's default ports, then the service's own options. */
@@ -43,6 +44,8 @@ public record RuntimeSettings(int port, int adminPort, String host, int instance
             "with a socket per instance, accept on its event loop; false: Vert.x's acceptor thread"),
         Option.path(Settings.CONFIG, "", "YAML or JSON file of option: value"),
         Option.duration(DRAIN_TIMEOUT, "10s", "on SIGTERM, how long open connections may finish"),
+        Option.integer(SUPERVISE, 0, "run N processes of the service on sockets bound once here; "
+            + "SIGHUP replaces them one at a time, nothing reset (0: serve in this process)"),
         Option.choice(LOG_FORMAT, "text", "log lines as text or JSON", "text", "json")));
     options.addAll(d.options());
     return options;

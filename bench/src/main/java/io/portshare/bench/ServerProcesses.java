@@ -1,18 +1,15 @@
 package io.portshare.bench;
 
+import io.portshare.kit.AdminPort;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The rpc-server child process(es) of one matrix row: started, waited for until ready on their
@@ -22,11 +19,9 @@ import java.util.regex.Pattern;
 public final class ServerProcesses implements AutoCloseable {
 
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-  private static final Pattern INFO_MODE = Pattern.compile("portshare_info\\{[^}]*mode=\"([a-z-]+)\"");
 
   private final List<Process> processes = new ArrayList<>();
   private final List<Path> logs = new ArrayList<>();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final int firstAdminPort;
 
   private ServerProcesses(int firstAdminPort) {
@@ -90,8 +85,8 @@ public final class ServerProcesses implements AutoCloseable {
         s.close();
         throw new IOException("server exited with code " + p.exitValue() + ": " + lastLine(log));
       }
-      try (java.net.Socket probe = new java.net.Socket()) {
-        probe.connect(new java.net.InetSocketAddress(host, port), 1000);
+      try (Socket probe = new Socket()) {
+        probe.connect(new InetSocketAddress(host, port), 1000);
         return s;
       } catch (IOException e) {
         if (System.nanoTime() > deadline) {
@@ -104,42 +99,21 @@ public final class ServerProcesses implements AutoCloseable {
   }
 
   private void awaitReady(int i) throws IOException {
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    URI ready = URI.create("http://127.0.0.1:" + (firstAdminPort + i) + "/health/ready");
-    while (System.nanoTime() < deadline) {
-      Process p = processes.get(i);
+    Process p = processes.get(i);
+    if (!new AdminPort(firstAdminPort + i).awaitReady(READY_TIMEOUT, p::isAlive)) {
       if (!p.isAlive()) {
         throw new IOException("server exited with code " + p.exitValue() + ": " + lastLine(logs.get(i)));
       }
-      try {
-        HttpResponse<Void> r = http.send(HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(2)).build(),
-            HttpResponse.BodyHandlers.discarding());
-        if (r.statusCode() == 200) {
-          return;
-        }
-      } catch (IOException e) {
-        // not listening yet
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted waiting for the server", e);
-      }
-      sleep(100);
+      throw new IOException("server not ready after " + READY_TIMEOUT.toSeconds() + " s; see " + logs.get(i));
     }
-    throw new IOException("server not ready after " + READY_TIMEOUT.toSeconds() + " s; see " + logs.get(i));
   }
 
   /** The scaling mode the first process says it runs, from its {@code portshare_info} metric. */
   public String reportedMode() {
     try {
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(
-          URI.create("http://127.0.0.1:" + firstAdminPort + "/metrics")).timeout(Duration.ofSeconds(5)).build(),
-          HttpResponse.BodyHandlers.ofString());
-      Matcher m = INFO_MODE.matcher(r.body());
-      return m.find() ? m.group(1) : "unknown";
-    } catch (IOException e) {
-      return "unknown";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      return new AdminPort(firstAdminPort).metrics().named("portshare_info").stream()
+          .map(s -> s.labels().get("mode")).findFirst().orElse("unknown");
+    } catch (IOException | IllegalArgumentException e) {
       return "unknown";
     }
   }

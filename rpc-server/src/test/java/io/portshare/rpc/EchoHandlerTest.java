@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.portshare.kit.RpcWire;
 import java.io.IOException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -20,14 +21,6 @@ class EchoHandlerTest {
   @AfterEach
   void close() {
     channel.finishAndReleaseAll();
-  }
-
-  private static byte[] frame(int length, int seed) {
-    ByteBuf b = Unpooled.buffer().writeInt(length);
-    for (int i = 0; i < length; i++) {
-      b.writeByte(i * 131 + seed);
-    }
-    return ByteBufUtil.getBytes(b);
   }
 
   private static byte[] concat(byte[]... parts) {
@@ -48,7 +41,7 @@ class EchoHandlerTest {
 
   @Test
   void framesNextToEachOtherInOneReadLeaveAsOneWrite() {
-    byte[] read = concat(frame(64, 1), frame(0, 2), frame(1000, 3));
+    byte[] read = concat(RpcWire.frame(64, 1), RpcWire.frame(0, 2), RpcWire.frame(1000, 3));
 
     channel.writeInbound(Unpooled.wrappedBuffer(read));
 
@@ -63,7 +56,7 @@ class EchoHandlerTest {
 
   @Test
   void aFrameSplitOverReadsIsAnsweredOnceWhole() {
-    byte[] f = frame(200, 4);
+    byte[] f = RpcWire.frame(200, 4);
 
     channel.writeInbound(Unpooled.wrappedBuffer(f, 0, 3));
     assertThat(written()).isEmpty();
@@ -77,7 +70,7 @@ class EchoHandlerTest {
 
   @Test
   void anOversizedFrameGetsTheEarlierAnswersThenTheConnectionCloses() {
-    byte[] good = frame(10, 5);
+    byte[] good = RpcWire.frame(10, 5);
     byte[] bad = Unpooled.buffer().writeInt(1025).writeBytes(new byte[30]).array();
 
     channel.writeInbound(Unpooled.wrappedBuffer(concat(good, bad)));
@@ -100,7 +93,7 @@ class EchoHandlerTest {
 
   @Test
   void aDrainClosesAtTheFirstQuietFrameBoundary() throws Exception {
-    byte[] f = frame(20, 6);
+    byte[] f = RpcWire.frame(20, 6);
     channel.writeInbound(Unpooled.wrappedBuffer(f, 0, 10));
     EchoHandler echo = channel.pipeline().get(EchoHandler.class);
 

@@ -8,6 +8,7 @@ import io.portshare.rpc.client.RpcClientOptions;
 import io.portshare.rpc.client.RpcConnection;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.kit.PrometheusText;
+import io.portshare.kit.RpcWire;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -59,14 +60,14 @@ class EchoServerTest {
     start();
     RpcClient client = RpcClient.create(vertx);
     RpcConnection conn = get(client.connect(runtime.port(), "127.0.0.1"));
-    Buffer payload = Buffer.buffer(RawConnection.payload(size, size));
+    Buffer payload = Buffer.buffer(RpcWire.payload(size, size));
     get(conn.send(payload));
     get(conn.send(payload));
     assertThat(conn.answered()).isEqualTo(2);
 
     // And by hand, so the check does not rest on the client alone.
-    try (RawConnection raw = new RawConnection(runtime.port())) {
-      raw.write(RawConnection.frame(payload.getBytes()));
+    try (RpcWire raw = new RpcWire(runtime.port())) {
+      raw.write(RpcWire.frame(payload.getBytes()));
       assertThat(raw.readFrame()).isEqualTo(payload.getBytes());
     }
     await().untilAsserted(() -> assertThat(metric("portshare_rpc_transactions_total")).isEqualTo(3.0));
@@ -82,20 +83,20 @@ class EchoServerTest {
     RpcConnection conn = get(client.connect(runtime.port(), "127.0.0.1"));
     List<Future<Void>> answers = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {
-      answers.add(conn.send(Buffer.buffer(RawConnection.payload(1 + i % 200, i))));
+      answers.add(conn.send(Buffer.buffer(RpcWire.payload(1 + i % 200, i))));
     }
     get(Future.all(answers));
     assertThat(conn.answered()).isEqualTo(1000);
 
     // Many frames in one write, hence many in one read on the server.
-    try (RawConnection raw = new RawConnection(runtime.port())) {
+    try (RpcWire raw = new RpcWire(runtime.port())) {
       ByteArrayOutputStream all = new ByteArrayOutputStream();
       for (int i = 0; i < 1000; i++) {
-        all.write(RawConnection.frame(RawConnection.payload(i % 100, i)));
+        all.write(RpcWire.frame(RpcWire.payload(i % 100, i)));
       }
       raw.write(all.toByteArray());
       for (int i = 0; i < 1000; i++) {
-        assertThat(raw.readFrame()).as("answer %d", i).isEqualTo(RawConnection.payload(i % 100, i));
+        assertThat(raw.readFrame()).as("answer %d", i).isEqualTo(RpcWire.payload(i % 100, i));
       }
     }
     get(client.close());
@@ -104,9 +105,9 @@ class EchoServerTest {
   @Test
   void reassemblesAFrameWrittenOneByteAtATime() throws Exception {
     start();
-    byte[] payload = RawConnection.payload(64, 3);
-    byte[] frame = RawConnection.frame(payload);
-    try (RawConnection raw = new RawConnection(runtime.port())) {
+    byte[] payload = RpcWire.payload(64, 3);
+    byte[] frame = RpcWire.frame(payload);
+    try (RpcWire raw = new RpcWire(runtime.port())) {
       for (int round = 0; round < 2; round++) {
         for (byte b : frame) {
           raw.write(new byte[] {b});
@@ -116,7 +117,7 @@ class EchoServerTest {
         assertThat(raw.readFrame()).isEqualTo(payload);
       }
       // A frame and a half, then the rest: the half is kept across reads.
-      byte[] second = RawConnection.frame(RawConnection.payload(100, 4));
+      byte[] second = RpcWire.frame(RpcWire.payload(100, 4));
       byte[] both = new byte[frame.length + second.length];
       System.arraycopy(frame, 0, both, 0, frame.length);
       System.arraycopy(second, 0, both, frame.length, second.length);
@@ -124,7 +125,7 @@ class EchoServerTest {
       assertThat(raw.readFrame()).isEqualTo(payload);
       Thread.sleep(5);
       raw.write(java.util.Arrays.copyOfRange(both, frame.length + 50, both.length));
-      assertThat(raw.readFrame()).isEqualTo(RawConnection.payload(100, 4));
+      assertThat(raw.readFrame()).isEqualTo(RpcWire.payload(100, 4));
     }
   }
 
@@ -133,28 +134,28 @@ class EchoServerTest {
     start("--max-frame", "1KiB");
     RpcClient client = RpcClient.create(vertx);
     RpcConnection good = get(client.connect(runtime.port(), "127.0.0.1"));
-    get(good.send(Buffer.buffer(RawConnection.payload(1024, 1))));
+    get(good.send(Buffer.buffer(RpcWire.payload(1024, 1))));
 
-    try (RawConnection oversize = new RawConnection(runtime.port())) {
+    try (RpcWire oversize = new RpcWire(runtime.port())) {
       // One good frame, then a length one above the limit: the first is answered, then the close.
-      byte[] ok = RawConnection.frame(RawConnection.payload(10, 2));
+      byte[] ok = RpcWire.frame(RpcWire.payload(10, 2));
       byte[] bad = {0, 0, 4, 1, 9, 9, 9};
       byte[] both = new byte[ok.length + bad.length];
       System.arraycopy(ok, 0, both, 0, ok.length);
       System.arraycopy(bad, 0, both, ok.length, bad.length);
       oversize.write(both);
-      assertThat(oversize.readFrame()).isEqualTo(RawConnection.payload(10, 2));
-      assertThat(oversize.closedByServer()).isTrue();
+      assertThat(oversize.readFrame()).isEqualTo(RpcWire.payload(10, 2));
+      assertThat(oversize.closedByPeer()).isTrue();
     }
-    try (RawConnection garbage = new RawConnection(runtime.port())) {
+    try (RpcWire garbage = new RpcWire(runtime.port())) {
       garbage.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-      assertThat(garbage.closedByServer()).isTrue();
+      assertThat(garbage.closedByPeer()).isTrue();
     }
-    try (RawConnection huge = new RawConnection(runtime.port())) {
+    try (RpcWire huge = new RpcWire(runtime.port())) {
       huge.write(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff});
-      assertThat(huge.closedByServer()).isTrue();
+      assertThat(huge.closedByPeer()).isTrue();
     }
-    get(good.send(Buffer.buffer(RawConnection.payload(1024, 5))));
+    get(good.send(Buffer.buffer(RpcWire.payload(1024, 5))));
     assertThat(good.answered()).isEqualTo(2);
     await().untilAsserted(() -> assertThat(metric("portshare_rpc_frames_rejected_total")).isEqualTo(3.0));
     get(client.close());
@@ -167,7 +168,7 @@ class EchoServerTest {
     // when it rejects. Closing outright with the bytes after the bad header unread would send RST
     // and throw those answers away; the server half-closes and lingers instead.
     int frames = 2048;
-    byte[] frame = RawConnection.frame(RawConnection.payload(1024, 3));
+    byte[] frame = RpcWire.frame(RpcWire.payload(1024, 3));
     ByteArrayOutputStream stream = new ByteArrayOutputStream();
     for (int i = 0; i < frames; i++) {
       stream.write(frame);
@@ -175,7 +176,7 @@ class EchoServerTest {
     stream.write(new byte[] {0, 0, 4, 1});
     stream.write(new byte[256 * 1024]);
     byte[] bytes = stream.toByteArray();
-    try (RawConnection c = new RawConnection(runtime.port())) {
+    try (RpcWire c = new RpcWire(runtime.port())) {
       Thread writer = new Thread(() -> {
         try {
           c.write(bytes);
@@ -185,9 +186,9 @@ class EchoServerTest {
       });
       writer.start();
       for (int i = 0; i < frames; i++) {
-        assertThat(c.readFrame()).as("answer %d", i).isEqualTo(RawConnection.payload(1024, 3));
+        assertThat(c.readFrame()).as("answer %d", i).isEqualTo(RpcWire.payload(1024, 3));
       }
-      assertThat(c.closedByServer()).isTrue();
+      assertThat(c.closedByPeer()).isTrue();
       writer.join(10_000);
     }
     await().untilAsserted(() -> assertThat(metric("portshare_rpc_frames_rejected_total")).isEqualTo(1.0));
@@ -196,9 +197,9 @@ class EchoServerTest {
   @Test
   void idleTimeoutClosesAConnectionLeftHalfwayThroughAFrame() throws Exception {
     start("--idle-timeout", "300ms");
-    try (RawConnection raw = new RawConnection(runtime.port())) {
+    try (RpcWire raw = new RpcWire(runtime.port())) {
       raw.write(new byte[] {0, 0, 0, 10, 1, 2});
-      assertThat(raw.closedByServer()).isTrue();
+      assertThat(raw.closedByPeer()).isTrue();
     }
     await().untilAsserted(() -> assertThat(metric("portshare_rpc_idle_closed_total")).isEqualTo(1.0));
   }
@@ -207,9 +208,9 @@ class EchoServerTest {
   void stopsReadingFromAClientThatNeverReadsItsAnswers(Vertx vertx) throws Exception {
     start();
     long toWrite = 256L << 20;
-    RawConnection hog = new RawConnection(runtime.port());
-    hog.socket.setReceiveBufferSize(64 * 1024);
-    byte[] frame = RawConnection.frame(RawConnection.payload(64 * 1024 - 4, 9));
+    RpcWire hog = new RpcWire(runtime.port());
+    hog.socket().setReceiveBufferSize(64 * 1024);
+    byte[] frame = RpcWire.frame(RpcWire.payload(64 * 1024 - 4, 9));
     Thread writer = new Thread(() -> {
       try {
         for (long sent = 0; sent < toWrite; sent += frame.length) {

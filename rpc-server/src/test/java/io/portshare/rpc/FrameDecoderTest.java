@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.portshare.kit.RpcWire;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -38,23 +39,15 @@ class FrameDecoderTest {
     }
   }
 
-  private static byte[] frame(int length, int seed) {
-    ByteBuf b = Unpooled.buffer().writeInt(length);
-    for (int i = 0; i < length; i++) {
-      b.writeByte(i * 131 + seed);
-    }
-    return ByteBufUtil.getBytes(b);
-  }
-
   private static byte[] concat(byte[]... parts) {
     return ByteBufUtil.getBytes(Unpooled.wrappedBuffer(parts));
   }
 
   @Test
   void wholeFramesInOneReadAreHandedOverInPlaceInOrder() {
-    byte[] a = frame(3, 1);
-    byte[] b = frame(0, 2);
-    byte[] c = frame(100, 3);
+    byte[] a = RpcWire.frame(3, 1);
+    byte[] b = RpcWire.frame(0, 2);
+    byte[] c = RpcWire.frame(100, 3);
 
     assertThat(feed(concat(a, b, c))).isTrue();
 
@@ -65,7 +58,7 @@ class FrameDecoderTest {
 
   @Test
   void aFrameCutAnywhereIsJoinedAcrossReads() {
-    byte[] whole = concat(frame(50, 4), frame(7, 5));
+    byte[] whole = concat(RpcWire.frame(50, 4), RpcWire.frame(7, 5));
     for (int cut = 1; cut < whole.length; cut++) {
       payloads.clear();
       inPlace.clear();
@@ -78,24 +71,24 @@ class FrameDecoderTest {
       assertThat(decoder.atFrameBoundary()).as("cut at %d", cut).isEqualTo(cut == 54);
       assertThat(feed(rest)).isTrue();
 
-      assertThat(payloads).as("cut at %d", cut).containsExactly(slice(frame(50, 4)), slice(frame(7, 5)));
+      assertThat(payloads).as("cut at %d", cut).containsExactly(slice(RpcWire.frame(50, 4)), slice(RpcWire.frame(7, 5)));
       assertThat(decoder.atFrameBoundary()).isTrue();
     }
   }
 
   @Test
   void oneByteAtATimeStillGivesEveryFrame() {
-    byte[] whole = concat(frame(9, 6), frame(1, 7));
+    byte[] whole = concat(RpcWire.frame(9, 6), RpcWire.frame(1, 7));
     for (byte b : whole) {
       assertThat(feed(new byte[] {b})).isTrue();
     }
-    assertThat(payloads).containsExactly(slice(frame(9, 6)), slice(frame(1, 7)));
+    assertThat(payloads).containsExactly(slice(RpcWire.frame(9, 6)), slice(RpcWire.frame(1, 7)));
     assertThat(inPlace).containsOnly(false);
   }
 
   @Test
   void aLengthAboveTheMaximumStopsTheStreamAfterTheFramesBeforeIt() {
-    byte[] good = frame(10, 8);
+    byte[] good = RpcWire.frame(10, 8);
     byte[] bad = Unpooled.buffer().writeInt(1025).writeBytes(new byte[20]).array();
 
     assertThat(feed(concat(good, bad))).isFalse();

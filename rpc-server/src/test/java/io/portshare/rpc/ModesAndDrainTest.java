@@ -7,6 +7,7 @@ import io.portshare.rpc.client.RpcClient;
 import io.portshare.rpc.client.RpcClientOptions;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.kit.PrometheusText;
+import io.portshare.kit.RpcWire;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -53,7 +54,7 @@ class ModesAndDrainTest {
     runtimePort = runtime.port();
     // One transaction per connection, closed with a reset as load generators do.
     RpcClient client = RpcClient.create(vertx, new RpcClientOptions().setResetOnClose(true));
-    Buffer frame = Frames.encodePattern(64);
+    Buffer frame = Buffer.buffer(RpcWire.frame(64, 0));
     AtomicInteger started = new AtomicInteger();
     AtomicInteger ok = new AtomicInteger();
     AtomicReference<Throwable> firstError = new AtomicReference<>();
@@ -113,15 +114,15 @@ class ModesAndDrainTest {
     int frames = 2000;
     ByteArrayOutputStream burst = new ByteArrayOutputStream();
     for (int i = 0; i < frames; i++) {
-      burst.write(RawConnection.frame(RawConnection.payload(64 + i % 960, i)));
+      burst.write(RpcWire.frame(RpcWire.payload(64 + i % 960, i)));
     }
-    try (RawConnection busy = new RawConnection(runtime.port());
-        RawConnection halfway = new RawConnection(runtime.port());
-        RawConnection idle = new RawConnection(runtime.port())) {
+    try (RpcWire busy = new RpcWire(runtime.port());
+        RpcWire halfway = new RpcWire(runtime.port());
+        RpcWire idle = new RpcWire(runtime.port())) {
       // A connection still in the kernel's accept queue when the listener closes is reset by the
       // kernel; the drain is about connections the server holds.
       await().untilAsserted(() -> assertThat(metric(runtime, "portshare_connections_accepted_total")).isEqualTo(3.0));
-      byte[] last = RawConnection.frame(RawConnection.payload(1000, 77));
+      byte[] last = RpcWire.frame(RpcWire.payload(1000, 77));
       halfway.write(java.util.Arrays.copyOf(last, 500));
       busy.write(burst.toByteArray());
 
@@ -131,14 +132,14 @@ class ModesAndDrainTest {
       // The rest of a frame cut in two arrives after the stop began: it is still answered.
       Thread.sleep(100);
       halfway.write(java.util.Arrays.copyOfRange(last, 500, last.length));
-      assertThat(halfway.readFrame()).isEqualTo(RawConnection.payload(1000, 77));
-      assertThat(halfway.closedByServer()).isTrue();
+      assertThat(halfway.readFrame()).isEqualTo(RpcWire.payload(1000, 77));
+      assertThat(halfway.closedByPeer()).isTrue();
 
       for (int i = 0; i < frames; i++) {
-        assertThat(busy.readFrame()).as("answer %d", i).isEqualTo(RawConnection.payload(64 + i % 960, i));
+        assertThat(busy.readFrame()).as("answer %d", i).isEqualTo(RpcWire.payload(64 + i % 960, i));
       }
-      assertThat(busy.closedByServer()).isTrue();
-      assertThat(idle.closedByServer()).isTrue();
+      assertThat(busy.closedByPeer()).isTrue();
+      assertThat(idle.closedByPeer()).isTrue();
       stopped.get(30, TimeUnit.SECONDS);
     }
     // Closed by the drain itself, long before the 20 s timeout would have cut them.

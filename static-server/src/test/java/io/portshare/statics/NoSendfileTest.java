@@ -3,6 +3,7 @@ package io.portshare.statics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.portshare.kit.HttpWire;
 import io.portshare.runtime.ServiceRuntime;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,8 +43,8 @@ class NoSendfileTest {
   void wholeFilesAndRangesGoThroughTheCopyingPath() throws Exception {
     double sendfile = StaticServerTest.metricOf(rt, "portshare_static_body_bytes_total", "path", "sendfile");
     double copied = StaticServerTest.metricOf(rt, "portshare_static_body_bytes_total", "path", "copy");
-    assertThat(RawHttp.get(port, "/big.bin").body()).isEqualTo(big);
-    RawHttp.Response slice = RawHttp.get(port, "/big.bin", "Range: bytes=-1000\r\n");
+    assertThat(HttpWire.get(port, "/big.bin").body()).isEqualTo(big);
+    HttpWire.Response slice = HttpWire.get(port, "/big.bin", "Range: bytes=-1000\r\n");
     assertThat(slice.status()).isEqualTo(206);
     assertThat(slice.body()).isEqualTo(Arrays.copyOfRange(big, big.length - 1000, big.length));
     assertThat(StaticServerTest.metricOf(rt, "portshare_static_body_bytes_total", "path", "sendfile"))
@@ -54,10 +55,10 @@ class NoSendfileTest {
 
   @Test
   void everyOpenedFileIsClosedAgain() throws Exception {
-    RawHttp.get(port, "/big.bin");
+    HttpWire.get(port, "/big.bin");
     long before = openFiles();
     for (int i = 0; i < 200; i++) {
-      assertThat(RawHttp.get(port, "/big.bin", "Range: bytes=0-99\r\n").body()).hasSize(100);
+      assertThat(HttpWire.get(port, "/big.bin", "Range: bytes=0-99\r\n").body()).hasSize(100);
     }
     // Closes finish asynchronously, on the blocking pool; a leak would leave ~200 behind.
     await().atMost(Duration.ofSeconds(30)).until(() -> openFiles() - before < 20);

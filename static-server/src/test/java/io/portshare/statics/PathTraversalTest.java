@@ -2,6 +2,7 @@ package io.portshare.statics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.portshare.kit.HttpWire;
 import io.portshare.runtime.ServiceRuntime;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -71,7 +72,7 @@ class PathTraversalTest {
       "/..",                                         // the same, plain
   })
   void neverAByteFromOutsideTheRoot(String target) throws IOException {
-    RawHttp.Response r = RawHttp.get(port, target);
+    HttpWire.Response r = HttpWire.get(port, target);
     assertThat(r.status()).as(target).isIn(400, 404);
     assertThat(r.text()).as(target).doesNotContain(StaticServerTest.SECRET).doesNotContain("secret.txt");
   }
@@ -80,7 +81,7 @@ class PathTraversalTest {
   void absolutePathsAreTakenUnderTheRoot() throws IOException {
     for (String target : new String[] {outside.resolve("secret.txt").toString(), "/etc/passwd", "//etc/passwd",
         "/" + outside.resolve("secret.txt").toString().replace("/", "%2f")}) {
-      RawHttp.Response r = RawHttp.get(port, target);
+      HttpWire.Response r = HttpWire.get(port, target);
       assertThat(r.status()).as(target).isIn(400, 404);
       assertThat(r.text()).as(target).doesNotContain(StaticServerTest.SECRET).doesNotContain("root:");
     }
@@ -90,7 +91,7 @@ class PathTraversalTest {
   void absoluteFormAndRelativeTargetsCannotEscape() throws IOException {
     for (String target : new String[] {"http://t/../outside/secret.txt", "http://t/%2e%2e/outside/secret.txt",
         "../outside/secret.txt", "outside/secret.txt", "*"}) {
-      RawHttp.Response r = RawHttp.get(port, target);
+      HttpWire.Response r = HttpWire.get(port, target);
       assertThat(r.status()).as(target).isIn(400, 404);
       assertThat(r.text()).as(target).doesNotContain(StaticServerTest.SECRET);
     }
@@ -98,21 +99,21 @@ class PathTraversalTest {
 
   @Test
   void aSymlinkInsideTheRootToAFileInsideIsServed() throws IOException {
-    assertThat(RawHttp.get(port, "/inside-link.txt").text()).isEqualTo("hello\n");
+    assertThat(HttpWire.get(port, "/inside-link.txt").text()).isEqualTo("hello\n");
   }
 
   @Test
   void listingShowsFilesButNotHiddenOnes() throws IOException {
-    RawHttp.Response r = RawHttp.get(port, "/noindex/");
+    HttpWire.Response r = HttpWire.get(port, "/noindex/");
     assertThat(r.status()).isEqualTo(200);
     assertThat(r.text()).contains("a.txt").doesNotContain(".secret");
-    assertThat(RawHttp.get(port, "/noindex/a.txt").text()).isEqualTo("a");
+    assertThat(HttpWire.get(port, "/noindex/a.txt").text()).isEqualTo("a");
   }
 
   @Test
   void decodedNamesWithSpacesAndUtf8AreServed() throws IOException {
     Path root = tmp.resolve("root");
     Files.writeString(root.resolve("two words é.txt"), "ok", StandardCharsets.UTF_8);
-    assertThat(RawHttp.get(port, "/two%20words%20%C3%A9.txt").text()).isEqualTo("ok");
+    assertThat(HttpWire.get(port, "/two%20words%20%C3%A9.txt").text()).isEqualTo("ok");
   }
 }

@@ -2,6 +2,7 @@ package io.portshare.statics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.portshare.kit.HttpWire;
 import io.portshare.runtime.ServiceRuntime;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,7 +36,7 @@ class SlowClientTest {
   void aTrickledHeadIsClosedByTheHeaderTimeout() throws Exception {
     double before = StaticServerTest.metricOf(rt, "portshare_static_header_timeouts_total");
     boolean closed = false;
-    try (RawHttp c = new RawHttp(port)) {
+    try (HttpWire c = new HttpWire(port)) {
       c.send("GET /hello.txt HTTP/1.1\r\n");
       // Each line arrives well inside any idle timeout; only the head's total time can catch it.
       for (int i = 0; i < 100 && !closed; i++) {
@@ -54,7 +55,7 @@ class SlowClientTest {
 
   @Test
   void anIdleKeepAliveConnectionOutlivesTheHeaderTimeout() throws Exception {
-    try (RawHttp c = new RawHttp(port)) {
+    try (HttpWire c = new HttpWire(port)) {
       c.send("GET /hello.txt HTTP/1.1\r\nHost: t\r\n\r\n");
       assertThat(c.read(false).text()).isEqualTo("hello\n");
       // Three header timeouts of silence: nothing is being sent, so nothing is late.

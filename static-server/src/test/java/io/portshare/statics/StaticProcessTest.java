@@ -3,6 +3,7 @@ package io.portshare.statics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.portshare.kit.HttpWire;
 import io.portshare.kit.PrometheusText;
 import io.portshare.kit.ServiceProcess;
 import java.io.IOException;
@@ -33,17 +34,17 @@ class StaticProcessTest {
     try (ServiceProcess p = ServiceProcess.launch(Map.of(), "--service", "static", "--port", "0", "--admin-port", "0",
         "--instances", "1", "--host", "127.0.0.1")) {
       p.awaitReady(START);
-      RawHttp.Response index = RawHttp.get(p.port(), "/");
+      HttpWire.Response index = HttpWire.get(p.port(), "/");
       assertThat(index.status()).isEqualTo(200);
       assertThat(index.body().length).isBetween(4100, 4300);
       assertThat(index.text()).contains("portshare static-server");
-      RawHttp.Response gz = RawHttp.get(p.port(), "/index.html", "Accept-Encoding: gzip\r\n");
+      HttpWire.Response gz = HttpWire.get(p.port(), "/index.html", "Accept-Encoding: gzip\r\n");
       assertThat(gz.header("content-encoding")).isEqualTo("gzip");
       try (InputStream in = new GZIPInputStream(new java.io.ByteArrayInputStream(gz.body()))) {
         assertThat(in.readAllBytes()).isEqualTo(index.body());
       }
-      assertThat(RawHttp.get(p.port(), "/hello.txt").status()).isEqualTo(200);
-      assertThat(RawHttp.get(p.port(), "/docs/").text()).contains("Documentation");
+      assertThat(HttpWire.get(p.port(), "/hello.txt").status()).isEqualTo(200);
+      assertThat(HttpWire.get(p.port(), "/docs/").text()).contains("Documentation");
     }
   }
 
@@ -69,18 +70,18 @@ class StaticProcessTest {
         "--instances", "2", "--host", "127.0.0.1", "--root", root.toString(), "--header-timeout", "1s",
         "--idle-timeout", "300s")) {
       p.awaitReady(START);
-      List<RawHttp> conns = java.util.Collections.synchronizedList(new ArrayList<>(IDLE_CONNECTIONS));
+      List<HttpWire> conns = java.util.Collections.synchronizedList(new ArrayList<>(IDLE_CONNECTIONS));
       java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(CLIENT_THREADS);
       try {
         // Open them all and leave them idle: not one byte sent yet.
-        inParallel(clients, i -> conns.add(new RawHttp(p.port())));
+        inParallel(clients, i -> conns.add(new HttpWire(p.port())));
         await().atMost(Duration.ofSeconds(120)).until(() -> scrape(p.adminPort()).sum("portshare_connections_open"),
             open -> open >= IDLE_CONNECTIONS);
         // Idle past the header timeout; then every one of them still answers, and stays open.
         Thread.sleep(2000);
-        List<RawHttp> all = List.copyOf(conns);
+        List<HttpWire> all = List.copyOf(conns);
         inParallel(clients, i -> {
-          RawHttp c = all.get(i);
+          HttpWire c = all.get(i);
           c.send("GET /hello.txt HTTP/1.1\r\nHost: t\r\n\r\n");
           assertThat(c.read(false).text()).isEqualTo("hello\n");
         });
@@ -90,7 +91,7 @@ class StaticProcessTest {
         assertThat(metrics.sum("portshare_static_header_timeouts_total")).isZero();
       } finally {
         clients.shutdownNow();
-        for (RawHttp c : conns) {
+        for (HttpWire c : conns) {
           c.close();
         }
       }

@@ -3,6 +3,7 @@ package io.portshare.statics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.portshare.kit.HttpWire;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.kit.PrometheusText;
 import java.io.IOException;
@@ -52,7 +53,7 @@ class StaticServerTest {
 
   @Test
   void getOfTheRootAnswersItsIndexWithTypeDateAndServer() throws IOException {
-    RawHttp.Response r = RawHttp.get(port, "/");
+    HttpWire.Response r = HttpWire.get(port, "/");
     assertThat(r.status()).isEqualTo(200);
     assertThat(r.text()).isEqualTo(Site.INDEX);
     assertThat(r.header("content-type")).isEqualTo("text/html; charset=utf-8");
@@ -64,24 +65,24 @@ class StaticServerTest {
 
   @Test
   void subdirectoryIndexAndRedirectToTheSlash() throws IOException {
-    assertThat(RawHttp.get(port, "/sub/").text()).isEqualTo("sub index\n");
-    RawHttp.Response r = RawHttp.get(port, "/sub?x=1");
+    assertThat(HttpWire.get(port, "/sub/").text()).isEqualTo("sub index\n");
+    HttpWire.Response r = HttpWire.get(port, "/sub?x=1");
     assertThat(r.status()).isEqualTo(301);
     assertThat(r.header("location")).isEqualTo("/sub/?x=1");
   }
 
   @Test
   void directoryWithoutIndexIsNotListedByDefault() throws IOException {
-    RawHttp.Response r = RawHttp.get(port, "/noindex/");
+    HttpWire.Response r = HttpWire.get(port, "/noindex/");
     assertThat(r.status()).isEqualTo(404);
     assertThat(r.text()).doesNotContain("a.txt");
   }
 
   @Test
   void headAnswersTheHeadersOfGetWithoutABody() throws IOException {
-    try (RawHttp c = new RawHttp(port)) {
+    try (HttpWire c = new HttpWire(port)) {
       c.send("HEAD /big.bin HTTP/1.1\r\nHost: t\r\n\r\n");
-      RawHttp.Response r = c.read(true);
+      HttpWire.Response r = c.read(true);
       assertThat(r.status()).isEqualTo(200);
       assertThat(r.header("content-length")).isEqualTo(Integer.toString(big.length));
       // No body followed: the next answer on this connection starts right away.
@@ -93,7 +94,7 @@ class StaticServerTest {
   @Test
   void hiddenFilesAndDirectoriesAreNotFound() throws IOException {
     for (String p : new String[] {"/.env", "/.git/config", "/.git/", "/sub/.hidden", "/%2eenv", "/sub/%2Ehidden"}) {
-      RawHttp.Response r = RawHttp.get(port, p);
+      HttpWire.Response r = HttpWire.get(port, p);
       assertThat(r.status()).as(p).isEqualTo(404);
       assertThat(r.text()).as(p).doesNotContain("hidden-content");
     }
@@ -101,9 +102,9 @@ class StaticServerTest {
 
   @Test
   void otherMethodsAre405WithAllow() throws IOException {
-    try (RawHttp c = new RawHttp(port)) {
+    try (HttpWire c = new HttpWire(port)) {
       c.send("POST /hello.txt HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
-      RawHttp.Response r = c.read(false);
+      HttpWire.Response r = c.read(false);
       assertThat(r.status()).isEqualTo(405);
       assertThat(r.header("allow")).isEqualTo("GET, HEAD");
     }
@@ -111,95 +112,95 @@ class StaticServerTest {
 
   @Test
   void etagAndLastModifiedGive304() throws IOException {
-    RawHttp.Response first = RawHttp.get(port, "/hello.txt");
+    HttpWire.Response first = HttpWire.get(port, "/hello.txt");
     String etag = first.header("etag");
     String modified = first.header("last-modified");
     assertThat(etag).matches("\"[0-9a-f]+-[0-9a-f]+\"");
-    assertThat(RawHttp.get(port, "/hello.txt", "If-None-Match: " + etag + "\r\n").status()).isEqualTo(304);
-    assertThat(RawHttp.get(port, "/hello.txt", "If-None-Match: \"x\", W/" + etag + "\r\n").status()).isEqualTo(304);
-    assertThat(RawHttp.get(port, "/hello.txt", "If-None-Match: \"other\"\r\n").status()).isEqualTo(200);
-    RawHttp.Response notModified = RawHttp.get(port, "/hello.txt", "If-Modified-Since: " + modified + "\r\n");
+    assertThat(HttpWire.get(port, "/hello.txt", "If-None-Match: " + etag + "\r\n").status()).isEqualTo(304);
+    assertThat(HttpWire.get(port, "/hello.txt", "If-None-Match: \"x\", W/" + etag + "\r\n").status()).isEqualTo(304);
+    assertThat(HttpWire.get(port, "/hello.txt", "If-None-Match: \"other\"\r\n").status()).isEqualTo(200);
+    HttpWire.Response notModified = HttpWire.get(port, "/hello.txt", "If-Modified-Since: " + modified + "\r\n");
     assertThat(notModified.status()).isEqualTo(304);
     assertThat(notModified.header("etag")).isEqualTo(etag);
     assertThat(notModified.body()).isEmpty();
-    assertThat(RawHttp.get(port, "/hello.txt", "If-Modified-Since: Thu, 01 Jan 1998 00:00:00 GMT\r\n").status())
+    assertThat(HttpWire.get(port, "/hello.txt", "If-Modified-Since: Thu, 01 Jan 1998 00:00:00 GMT\r\n").status())
         .isEqualTo(200);
     // If-None-Match wins over If-Modified-Since.
-    assertThat(RawHttp.get(port, "/hello.txt", "If-None-Match: \"other\"\r\nIf-Modified-Since: " + modified + "\r\n")
+    assertThat(HttpWire.get(port, "/hello.txt", "If-None-Match: \"other\"\r\nIf-Modified-Since: " + modified + "\r\n")
         .status()).isEqualTo(200);
-    assertThat(RawHttp.get(port, "/big.bin", "If-None-Match: " + RawHttp.get(port, "/big.bin").header("etag") + "\r\n")
+    assertThat(HttpWire.get(port, "/big.bin", "If-None-Match: " + HttpWire.get(port, "/big.bin").header("etag") + "\r\n")
         .status()).isEqualTo(304);
   }
 
   @Test
   void rangesGive206AndUnsatisfiableOnes416() throws IOException {
-    RawHttp.Response r = RawHttp.get(port, "/hello.txt", "Range: bytes=1-3\r\n");
+    HttpWire.Response r = HttpWire.get(port, "/hello.txt", "Range: bytes=1-3\r\n");
     assertThat(r.status()).isEqualTo(206);
     assertThat(r.text()).isEqualTo("ell");
     assertThat(r.header("content-range")).isEqualTo("bytes 1-3/6");
-    assertThat(RawHttp.get(port, "/hello.txt", "Range: bytes=-2\r\n").text()).isEqualTo("o\n");
-    assertThat(RawHttp.get(port, "/hello.txt", "Range: bytes=4-\r\n").text()).isEqualTo("o\n");
-    assertThat(RawHttp.get(port, "/hello.txt", "Range: bytes=4-999\r\n").header("content-range"))
+    assertThat(HttpWire.get(port, "/hello.txt", "Range: bytes=-2\r\n").text()).isEqualTo("o\n");
+    assertThat(HttpWire.get(port, "/hello.txt", "Range: bytes=4-\r\n").text()).isEqualTo("o\n");
+    assertThat(HttpWire.get(port, "/hello.txt", "Range: bytes=4-999\r\n").header("content-range"))
         .isEqualTo("bytes 4-5/6");
 
-    RawHttp.Response past = RawHttp.get(port, "/hello.txt", "Range: bytes=6-\r\n");
+    HttpWire.Response past = HttpWire.get(port, "/hello.txt", "Range: bytes=6-\r\n");
     assertThat(past.status()).isEqualTo(416);
     assertThat(past.header("content-range")).isEqualTo("bytes */6");
-    assertThat(RawHttp.get(port, "/hello.txt", "Range: bytes=-0\r\n").status()).isEqualTo(416);
+    assertThat(HttpWire.get(port, "/hello.txt", "Range: bytes=-0\r\n").status()).isEqualTo(416);
     // Malformed ranges and several ranges are ignored: the whole file.
-    assertThat(RawHttp.get(port, "/hello.txt", "Range: bytes=x-y\r\n").status()).isEqualTo(200);
-    assertThat(RawHttp.get(port, "/hello.txt", "Range: bytes=0-1,3-4\r\n").status()).isEqualTo(200);
+    assertThat(HttpWire.get(port, "/hello.txt", "Range: bytes=x-y\r\n").status()).isEqualTo(200);
+    assertThat(HttpWire.get(port, "/hello.txt", "Range: bytes=0-1,3-4\r\n").status()).isEqualTo(200);
     // A stale If-Range means the whole file.
-    assertThat(RawHttp.get(port, "/hello.txt", "Range: bytes=1-3\r\nIf-Range: \"stale\"\r\n").status()).isEqualTo(200);
+    assertThat(HttpWire.get(port, "/hello.txt", "Range: bytes=1-3\r\nIf-Range: \"stale\"\r\n").status()).isEqualTo(200);
 
     // A range of a file that goes out by sendfile.
-    RawHttp.Response slice = RawHttp.get(port, "/big.bin", "Range: bytes=100000-100999\r\n");
+    HttpWire.Response slice = HttpWire.get(port, "/big.bin", "Range: bytes=100000-100999\r\n");
     assertThat(slice.status()).isEqualTo(206);
     assertThat(slice.body()).isEqualTo(java.util.Arrays.copyOfRange(big, 100000, 101000));
   }
 
   @Test
   void contentTypeFollowsTheExtension() throws IOException {
-    assertThat(RawHttp.get(port, "/style.css").header("content-type")).isEqualTo("text/css; charset=utf-8");
-    assertThat(RawHttp.get(port, "/hello.txt").header("content-type")).isEqualTo("text/plain; charset=utf-8");
-    assertThat(RawHttp.get(port, "/pic.PNG").header("content-type")).isEqualTo("image/png");
-    assertThat(RawHttp.get(port, "/app.js").header("content-type")).isEqualTo("text/javascript; charset=utf-8");
-    assertThat(RawHttp.get(port, "/data.json").header("content-type")).isEqualTo("application/json");
-    assertThat(RawHttp.get(port, "/big.bin").header("content-type")).isEqualTo("application/octet-stream");
+    assertThat(HttpWire.get(port, "/style.css").header("content-type")).isEqualTo("text/css; charset=utf-8");
+    assertThat(HttpWire.get(port, "/hello.txt").header("content-type")).isEqualTo("text/plain; charset=utf-8");
+    assertThat(HttpWire.get(port, "/pic.PNG").header("content-type")).isEqualTo("image/png");
+    assertThat(HttpWire.get(port, "/app.js").header("content-type")).isEqualTo("text/javascript; charset=utf-8");
+    assertThat(HttpWire.get(port, "/data.json").header("content-type")).isEqualTo("application/json");
+    assertThat(HttpWire.get(port, "/big.bin").header("content-type")).isEqualTo("application/octet-stream");
   }
 
   @Test
   void gzipSiblingGoesToClientsThatAcceptIt() throws IOException {
-    RawHttp.Response gz = RawHttp.get(port, "/style.css", "Accept-Encoding: br, gzip\r\n");
+    HttpWire.Response gz = HttpWire.get(port, "/style.css", "Accept-Encoding: br, gzip\r\n");
     assertThat(gz.header("content-encoding")).isEqualTo("gzip");
     assertThat(gz.header("vary")).isEqualTo("Accept-Encoding");
     assertThat(gz.header("content-type")).isEqualTo("text/css; charset=utf-8");
     assertThat(new String(new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gz.body())).readAllBytes(),
         StandardCharsets.UTF_8)).isEqualTo(Site.CSS);
-    RawHttp.Response plain = RawHttp.get(port, "/style.css");
+    HttpWire.Response plain = HttpWire.get(port, "/style.css");
     assertThat(plain.header("content-encoding")).isNull();
     assertThat(plain.text()).isEqualTo(Site.CSS);
     assertThat(plain.header("vary")).isEqualTo("Accept-Encoding");
     assertThat(plain.header("etag")).isNotEqualTo(gz.header("etag"));
-    assertThat(RawHttp.get(port, "/style.css", "Accept-Encoding: gzip;q=0\r\n").header("content-encoding")).isNull();
+    assertThat(HttpWire.get(port, "/style.css", "Accept-Encoding: gzip;q=0\r\n").header("content-encoding")).isNull();
   }
 
   @Test
   void largeFileGoesOutBySendfileAndSmallFromMemory() throws IOException, InterruptedException {
     double sendfileBefore = metric("portshare_static_body_bytes_total", "path", "sendfile");
     double copyBefore = metric("portshare_static_body_bytes_total", "path", "copy");
-    assertThat(RawHttp.get(port, "/big.bin").body()).isEqualTo(big);
+    assertThat(HttpWire.get(port, "/big.bin").body()).isEqualTo(big);
     assertThat(metric("portshare_static_body_bytes_total", "path", "sendfile") - sendfileBefore).isEqualTo(big.length);
-    assertThat(RawHttp.get(port, "/hello.txt").text()).isEqualTo("hello\n");
+    assertThat(HttpWire.get(port, "/hello.txt").text()).isEqualTo("hello\n");
     assertThat(metric("portshare_static_body_bytes_total", "path", "copy") - copyBefore).isGreaterThanOrEqualTo(6);
   }
 
   @Test
   void keepAliveServesManyOnOneConnectionAndConnectionCloseCloses() throws IOException {
-    try (RawHttp c = new RawHttp(port)) {
+    try (HttpWire c = new HttpWire(port)) {
       for (int i = 0; i < 3; i++) {
         c.send("GET /hello.txt HTTP/1.1\r\nHost: t\r\n\r\n");
-        RawHttp.Response r = c.read(false);
+        HttpWire.Response r = c.read(false);
         assertThat(r.text()).isEqualTo("hello\n");
         assertThat(r.header("connection")).isNull();
       }
@@ -209,7 +210,7 @@ class StaticServerTest {
       assertThat(c.read(false).text()).isEqualTo("hello\n");
       assertThat(c.closedByServer(10_000)).isTrue();
     }
-    try (RawHttp c = new RawHttp(port)) {
+    try (HttpWire c = new HttpWire(port)) {
       c.send("GET /hello.txt HTTP/1.0\r\n\r\n");
       assertThat(c.read(false).text()).isEqualTo("hello\n");
       assertThat(c.closedByServer(10_000)).isTrue();
@@ -218,7 +219,7 @@ class StaticServerTest {
 
   @Test
   void pipelinedRequestsAreAnsweredInOrder() throws IOException {
-    try (RawHttp c = new RawHttp(port)) {
+    try (HttpWire c = new HttpWire(port)) {
       c.send("GET /hello.txt HTTP/1.1\r\nHost: t\r\n\r\nGET /big.bin HTTP/1.1\r\nHost: t\r\n\r\n"
           + "GET /style.css HTTP/1.1\r\nHost: t\r\n\r\n");
       assertThat(c.read(false).text()).isEqualTo("hello\n");
@@ -229,34 +230,34 @@ class StaticServerTest {
 
   @Test
   void tooLongRequestLineIs414AndTooLargeHeadersAre431() throws IOException {
-    RawHttp.Response uri = RawHttp.get(port, "/" + "a".repeat(5000));
+    HttpWire.Response uri = HttpWire.get(port, "/" + "a".repeat(5000));
     assertThat(uri.status()).isEqualTo(414);
-    RawHttp.Response headers = RawHttp.get(port, "/hello.txt", "X-Big: " + "b".repeat(9000) + "\r\n");
+    HttpWire.Response headers = HttpWire.get(port, "/hello.txt", "X-Big: " + "b".repeat(9000) + "\r\n");
     assertThat(headers.status()).isEqualTo(431);
-    assertThat(RawHttp.get(port, "/hello.txt").status()).isEqualTo(200);
+    assertThat(HttpWire.get(port, "/hello.txt").status()).isEqualTo(200);
   }
 
   @Test
   void garbageOnTheWireClosesThatConnectionOnly() throws IOException {
-    try (RawHttp c = new RawHttp(port)) {
+    try (HttpWire c = new HttpWire(port)) {
       c.send("\u0001\u0002 garbage \u00ff\r\n\r\n");
-      RawHttp.Response r = c.read(false);
+      HttpWire.Response r = c.read(false);
       assertThat(r.status()).isEqualTo(400);
       assertThat(c.closedByServer(10_000)).isTrue();
     }
-    assertThat(RawHttp.get(port, "/hello.txt").status()).isEqualTo(200);
+    assertThat(HttpWire.get(port, "/hello.txt").status()).isEqualTo(200);
   }
 
   @Test
   void changedFileIsServedAnewWithinASecond() throws IOException {
     Path f = root.resolve("changing.txt");
     Files.writeString(f, "one\n");
-    assertThat(RawHttp.get(port, "/changing.txt").text()).isEqualTo("one\n");
+    assertThat(HttpWire.get(port, "/changing.txt").text()).isEqualTo("one\n");
     Files.writeString(f, "two, longer\n");
     Files.setLastModifiedTime(f, FileTime.from(Instant.now().plusSeconds(5)));
-    await().atMost(Duration.ofSeconds(10)).until(() -> RawHttp.get(port, "/changing.txt").text().equals("two, longer\n"));
+    await().atMost(Duration.ofSeconds(10)).until(() -> HttpWire.get(port, "/changing.txt").text().equals("two, longer\n"));
     Files.delete(f);
-    await().atMost(Duration.ofSeconds(10)).until(() -> RawHttp.get(port, "/changing.txt").status() == 404);
+    await().atMost(Duration.ofSeconds(10)).until(() -> HttpWire.get(port, "/changing.txt").status() == 404);
   }
 
   @Test
@@ -264,12 +265,12 @@ class StaticServerTest {
     double ok = metric("portshare_static_requests_total", "status", "2xx");
     double notFound = metric("portshare_static_requests_total", "status", "4xx");
     double bytes = metric("portshare_static_bytes_sent_bytes_total");
-    RawHttp.get(port, "/hello.txt");
-    RawHttp.get(port, "/nope");
+    HttpWire.get(port, "/hello.txt");
+    HttpWire.get(port, "/nope");
     assertThat(metric("portshare_static_requests_total", "status", "2xx") - ok).isEqualTo(1);
     assertThat(metric("portshare_static_requests_total", "status", "4xx") - notFound).isEqualTo(1);
     assertThat(metric("portshare_static_bytes_sent_bytes_total") - bytes).isEqualTo(6 + "Not Found\n".length() * 0);
-    try (RawHttp c = new RawHttp(port)) {
+    try (HttpWire c = new HttpWire(port)) {
       c.send("GET /hello.txt HTTP/1.1\r\nHost: t\r\n\r\n").read(false);
       assertThat(metric("portshare_connections_open")).isGreaterThanOrEqualTo(1);
     }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * A strict reader of the Prometheus text exposition format (version 0.0.4): every line must be a
@@ -89,7 +90,7 @@ public final class PrometheusText {
     return matching(name, labelPairs).mapToDouble(Sample::value).sum();
   }
 
-  private java.util.stream.Stream<Sample> matching(String name, String... labelPairs) {
+  private Stream<Sample> matching(String name, String... labelPairs) {
     return named(name).stream().filter(s -> {
       for (int i = 0; i + 1 < labelPairs.length; i += 2) {
         if (!labelPairs[i + 1].equals(s.labels().get(labelPairs[i]))) {

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,10 +14,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * A service launched as a real process, as an operator would: {@code java -cp ... Launcher flags}
- * or {@code java -jar X.jar flags}. Reads the banner for the ports, keeps the output for asserts.
+ * or {@code java -jar X.jar flags}. Reads the banner for the ports, keeps the output for asserts,
+ * and reads the process from outside: /proc for memory and descriptors, its admin port for metrics.
  */
 public final class ServiceProcess implements AutoCloseable {
 
@@ -46,7 +49,20 @@ public final class ServiceProcess implements AutoCloseable {
 
   /** A service fat jar, exactly as {@code java -jar} runs it. */
   public static ServiceProcess launchJar(Path jar, Map<String, String> env, String... flags) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx256m", "-jar", jar.toString()));
+    return launchJar(List.of(), jar, env, flags);
+  }
+
+  /**
+   * {@code [prefix...] java -jar JAR flags}: the prefix may put it under a limit ({@code prlimit})
+   * or in a network namespace.
+   */
+  public static ServiceProcess launchJar(List<String> prefix, Path jar, Map<String, String> env, String... flags)
+      throws IOException {
+    if (!Files.isRegularFile(jar)) {
+      throw new IOException("no service jar at " + jar + " (build it: ./mvnw -B package)");
+    }
+    List<String> cmd = new ArrayList<>(prefix);
+    cmd.addAll(List.of(javaBin(), "-Xmx256m", "-XX:+ExitOnOutOfMemoryError", "-jar", jar.toString()));
     cmd.addAll(List.of(flags));
     return start(cmd, env);
   }
@@ -58,7 +74,8 @@ public final class ServiceProcess implements AutoCloseable {
     return new ServiceProcess(pb.start());
   }
 
-  private static String javaBin() {
+  /** The java of this JVM, so that children run on the same one. */
+  public static String javaBin() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
@@ -86,7 +103,8 @@ public final class ServiceProcess implements AutoCloseable {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!ready.await(100, TimeUnit.MILLISECONDS)) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
-        throw new AssertionError("service did not become ready (alive=" + process.isAlive() + "):\n" + output());
+        throw new IllegalStateException("service did not become ready (alive=" + process.isAlive() + "):\n"
+            + output());
       }
     }
     return this;
@@ -96,7 +114,7 @@ public final class ServiceProcess implements AutoCloseable {
   public int awaitExit(Duration timeout) throws InterruptedException {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       process.destroyForcibly();
-      throw new AssertionError("process did not exit in " + timeout + ":\n" + output());
+      throw new IllegalStateException("process " + pid() + " did not exit in " + timeout + ":\n" + output());
     }
     reader.join(5000);
     return process.exitValue();
@@ -108,8 +126,9 @@ public final class ServiceProcess implements AutoCloseable {
     process.toHandle().destroy();
   }
 
+  /** SIGKILL; the output read so far stays readable. */
   public void kill() {
-    process.destroyForcibly();
+    process.toHandle().destroyForcibly();
   }
 
   public long pid() {
@@ -126,6 +145,53 @@ public final class ServiceProcess implements AutoCloseable {
 
   public int adminPort() {
     return adminPort;
+  }
+
+  /** Its admin port (known once ready). */
+  public AdminPort admin() {
+    return new AdminPort(adminPort);
+  }
+
+  /** The sum of every sample of a metric on its admin port. */
+  public double metric(String name) throws IOException {
+    return admin().metrics().sum(name);
+  }
+
+  /** Resident set size, from /proc; -1 when gone or not Linux. */
+  public long rssBytes() {
+    return rssBytes(pid());
+  }
+
+  /** Resident set size of any process, from /proc; -1 when gone or not Linux. */
+  public static long rssBytes(long pid) {
+    try {
+      for (String l : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+        if (l.startsWith("VmRSS:")) {
+          return Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // Gone, or not Linux.
+    }
+    return -1;
+  }
+
+  /** Open file descriptors, from /proc: each connection is one. */
+  public long openFds() {
+    try (Stream<Path> s = Files.list(Path.of("/proc/" + pid() + "/fd"))) {
+      return s.count();
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  /** Heap in use right after a full GC (jcmd GC.run, then the service's own JVM meter). */
+  public long heapAfterGc() throws IOException, InterruptedException {
+    Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+        Long.toString(pid()), "GC.run").redirectErrorStream(true).start();
+    jcmd.getInputStream().readAllBytes();
+    jcmd.waitFor(60, TimeUnit.SECONDS);
+    return (long) admin().metrics().sum("jvm_memory_used_bytes", "area", "heap");
   }
 
   public String output() {

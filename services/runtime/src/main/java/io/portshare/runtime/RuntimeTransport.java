@@ -5,6 +5,8 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -97,19 +99,20 @@ final class RuntimeTransport implements Transport {
       this.inheritedFd = new AtomicInteger(inheritedFd);
     }
 
-    /** Counts a connection on its event loop, then gives its pipeline to Vert.x's initializer. */
+    /**
+     * On a listening socket, just before ServerBootstrap's acceptor: lets the acceptor hand each new
+     * connection to an event loop (registering names the loop at once), then counts it there and
+     * uncounts it on close. Nothing is added to the connection's own pipeline.
+     */
     @ChannelHandler.Sharable
-    private final class Counting extends ChannelInitializer<Channel> {
-      private final ChannelHandler vertxChild;
-
-      Counting(ChannelHandler vertxChild) {
-        this.vertxChild = vertxChild;
-      }
-
+    private final class Counting extends ChannelInboundHandlerAdapter {
       @Override
-      protected void initChannel(Channel connection) {
-        connections.accepted(connection, number(connection.eventLoop()));
-        connection.pipeline().addLast(vertxChild);
+      public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ctx.fireChannelRead(msg);
+        Channel connection = (Channel) msg;
+        if (connection.isOpen()) {
+          connections.accepted(connection, number(connection.eventLoop()));
+        }
       }
     }
 
@@ -209,11 +212,8 @@ final class RuntimeTransport implements Transport {
     @Override
     public void configure(NetServerOptions options, boolean domainSocket, ServerBootstrap bootstrap) {
       delegate.configure(options, domainSocket, bootstrap);
-      // Vert.x has set its child handler by now; ours counts the connection once it is registered
-      // (so its event loop is known), hands the pipeline to Vert.x's, and leaves.
-      bootstrap.childHandler(new Counting(bootstrap.config().childHandler()));
       // ServerBootstrap puts this handler before its acceptor, so AcceptErrorHandler sees accept
-      // errors first.
+      // errors first, and Counting sees each connection it accepts.
       bootstrap.handler(new ChannelInitializer<ServerChannel>() {
         @Override
         protected void initChannel(ServerChannel listener) {
@@ -221,7 +221,7 @@ final class RuntimeTransport implements Transport {
           if (InheritedListener.is(listener)) {
             listener.pipeline().addLast(new InheritedListener.Gate());
           }
-          listener.pipeline().addLast(acceptErrors);
+          listener.pipeline().addLast(acceptErrors, new Counting());
         }
       });
     }

@@ -1,5 +1,7 @@
 package io.portshare.soak;
 
+import io.portshare.kit.ServiceProcess;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -8,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Many connections open at once against server processes sharing one port (SO_REUSEPORT), held by
@@ -40,7 +43,7 @@ final class ConcurrentConnections {
 
   static ScenarioResult run(SoakConfig cfg, int total, int servers, Service service) throws Exception {
     int port = cfg.port(service == Service.RPC ? 1 : 8, 0);
-    List<ServerProcess> procs = new ArrayList<>();
+    List<ServiceProcess> procs = new ArrayList<>();
     List<Process> holders = new ArrayList<>();
     try {
       for (int i = 0; i < servers; i++) {
@@ -49,10 +52,10 @@ final class ConcurrentConnections {
             "--mode", "reuseport"));
         // Held connections sit idle between their two transactions for as long as opening the rest takes.
         flags.addAll(service == Service.RPC ? List.of("--idle-timeout", "0s") : List.of("--idle-timeout", "1h"));
-        procs.add(ServerProcess.start(service == Service.RPC ? cfg.rpcJar() : cfg.staticJar(), List.of(),
+        procs.add(ServiceProcess.launchJar(service == Service.RPC ? cfg.rpcJar() : cfg.staticJar(), Map.of(),
             flags.toArray(String[]::new)));
       }
-      for (ServerProcess p : procs) {
+      for (ServiceProcess p : procs) {
         p.awaitReady(Duration.ofSeconds(60));
       }
       long rss0 = rss(procs);
@@ -61,7 +64,7 @@ final class ConcurrentConnections {
       int perHolder = (total + holderCount - 1) / holderCount;
       for (int h = 0; h < holderCount; h++) {
         int n = Math.min(perHolder, total - h * perHolder);
-        List<String> cmd = new ArrayList<>(List.of(ServerProcess.javaBin(), "-Xmx256m", "-cp",
+        List<String> cmd = new ArrayList<>(List.of(ServiceProcess.javaBin(), "-Xmx256m", "-cp",
             System.getProperty("java.class.path"), Holder.class.getName(), Integer.toString(port),
             "127.0.0." + (2 + h), Integer.toString(n)));
         cmd.addAll(service == Service.RPC ? List.of("rpc") : List.of("http", "/"));
@@ -75,7 +78,7 @@ final class ConcurrentConnections {
         failures += r[1];
       }
       double open = 0;
-      for (ServerProcess p : procs) {
+      for (ServiceProcess p : procs) {
         open += p.metric("portshare_connections_open");
       }
       long rss1 = rss(procs);
@@ -103,13 +106,13 @@ final class ConcurrentConnections {
           h.destroyForcibly();
         }
       }
-      procs.forEach(ServerProcess::close);
+      procs.forEach(ServiceProcess::close);
     }
   }
 
-  private static long rss(List<ServerProcess> procs) {
+  private static long rss(List<ServiceProcess> procs) {
     long sum = 0;
-    for (ServerProcess p : procs) {
+    for (ServiceProcess p : procs) {
       sum += p.rssBytes();
     }
     return sum;

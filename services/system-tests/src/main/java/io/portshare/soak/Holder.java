@@ -1,11 +1,16 @@
 package io.portshare.soak;
 
+import io.portshare.kit.HttpWire;
+
+import io.portshare.kit.RpcWire;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A client process that holds many connections open, for more connections than one process may
@@ -41,7 +46,7 @@ public final class Holder {
     for (int i = 0; i < count; i++) {
       Held h = null;
       try {
-        h = http ? http(new HttpWire(source, port, path)) : rpc(new RpcWire(source, port, true));
+        h = http ? http(new HttpWire(source, port), path) : rpc(new RpcWire(source, port, true));
         h.transact();
         held.add(h);
       } catch (IOException e) {
@@ -87,11 +92,23 @@ public final class Holder {
     };
   }
 
-  private static Held http(HttpWire w) {
+  /** A keep-alive GET: a 200 with its whole body, and the connection left open. */
+  private static Held http(HttpWire w, String path) {
+    String request = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
     return new Held() {
       @Override
       public void transact() throws IOException {
-        w.get();
+        HttpWire.Response r = w.send(request).read(false);
+        if (r.status() != 200) {
+          throw new IOException("expected 200, got " + r.status());
+        }
+        if (r.header("content-length") == null) {
+          throw new IOException("answer without Content-Length");
+        }
+        String connection = r.header("connection");
+        if (connection != null && connection.toLowerCase(Locale.ROOT).contains("close")) {
+          throw new IOException("the server closes a keep-alive connection");
+        }
       }
 
       @Override

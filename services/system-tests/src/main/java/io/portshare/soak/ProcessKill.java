@@ -1,8 +1,9 @@
 package io.portshare.soak;
 
+import io.portshare.kit.AdminPort;
+import io.portshare.kit.ServiceProcess;
+
 import java.io.IOException;
-import java.net.HttpURLConnection;
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -28,16 +29,16 @@ final class ProcessKill {
     pb.environment().put("PORTSHARE_PORT", Integer.toString(port));
     pb.environment().put("PORTSHARE_ADMIN_PORT", Integer.toString(admin));
     pb.environment().put("SERVICE_JAR", cfg.rpcJar().toString());
-    pb.environment().put("JAVA", ServerProcess.javaBin());
+    pb.environment().put("JAVA", ServiceProcess.javaBin());
     Process supervisor = pb.start();
     try {
       for (int i = 0; i < processes; i++) {
-        awaitReady(admin + i, Duration.ofSeconds(90));
+        new AdminPort(admin + i).awaitReady(Duration.ofSeconds(90));
       }
       long victimPid = pidOnAdminPort(supervisor, admin);
       try (RpcLoad load = RpcLoad.persistent(port, CLIENTS)) {
         Thread.sleep(loadTime.toMillis() / 2);
-        double victimOpen = openConnections(admin);
+        double victimOpen = new AdminPort(admin).metrics().sum("portshare_connections_open");
         java.util.Map<Long, Long> owners = serverPidByClientPort(port);
         long snapshotAt = System.nanoTime();
         long before = load.transactions.get();
@@ -45,7 +46,7 @@ final class ProcessKill {
         long killedAt = System.nanoTime();
         Thread.sleep(loadTime.toMillis() / 2);
         long servedAfterKill = load.transactions.get() - before;
-        boolean restarted = awaitReady(admin, Duration.ofSeconds(90)) && pidOnAdminPort(supervisor, admin) != victimPid;
+        boolean restarted = new AdminPort(admin).awaitReady(Duration.ofSeconds(90)) && pidOnAdminPort(supervisor, admin) != victimPid;
         double restartSecs = (System.nanoTime() - killedAt) / 1e9;
         load.close();
         long broken = load.brokenConnections.get();
@@ -101,41 +102,6 @@ final class ProcessKill {
       sleep(100);
     }
     throw new IllegalStateException("no supervised process with admin port " + adminPort);
-  }
-
-  static boolean awaitReady(int adminPort, Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      try {
-        HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + adminPort + "/health/ready")
-            .toURL().openConnection();
-        c.setConnectTimeout(2000);
-        c.setReadTimeout(5000);
-        int code = c.getResponseCode();
-        c.disconnect();
-        if (code == 200) {
-          return true;
-        }
-      } catch (IOException e) {
-        // Not up yet.
-      }
-      sleep(100);
-    }
-    return false;
-  }
-
-  static double openConnections(int adminPort) throws IOException {
-    HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + adminPort + "/metrics").toURL()
-        .openConnection();
-    try (var in = c.getInputStream()) {
-      double total = 0;
-      for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
-        if (line.startsWith("portshare_connections_open")) {
-          total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-        }
-      }
-      return total;
-    }
   }
 
   private static void sleep(long ms) {

@@ -1,8 +1,11 @@
 package io.portshare.soak;
 
+import io.portshare.kit.ServiceProcess;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Rolling restart of N reuseport processes under one-transaction-per-connection load: for each,
@@ -20,14 +23,14 @@ final class RollingRestart {
   static ScenarioResult run(SoakConfig cfg, int processes, int rounds, String namespace) throws Exception {
     int port = cfg.port(3, 0);
     String migrate = readMigrate();
-    List<ServerProcess> live = new ArrayList<>();
+    List<ServiceProcess> live = new ArrayList<>();
     int restarts = 0;
     List<Integer> exitCodes = new ArrayList<>();
     try {
       for (int i = 0; i < processes; i++) {
         live.add(start(cfg, port));
       }
-      for (ServerProcess p : live) {
+      for (ServiceProcess p : live) {
         p.awaitReady(Duration.ofSeconds(60));
       }
       long t0 = System.nanoTime();
@@ -36,8 +39,8 @@ final class RollingRestart {
         Thread.sleep(500);
         for (int round = 0; round < rounds; round++) {
           for (int i = 0; i < processes; i++) {
-            ServerProcess replacement = start(cfg, port).awaitReady(Duration.ofSeconds(60));
-            ServerProcess old = live.set(i, replacement);
+            ServiceProcess replacement = start(cfg, port).awaitReady(Duration.ofSeconds(60));
+            ServiceProcess old = live.set(i, replacement);
             old.terminate();
             exitCodes.add(old.awaitExit(Duration.ofSeconds(60)));
             restarts++;
@@ -60,14 +63,14 @@ final class RollingRestart {
           load.failedConnects.get(),
           cleanExits ? "0" : exitCodes.toString(), failures == 0 ? "" : "; " + load.firstErrors());
       return new ScenarioResult("rolling-restart", what, load.connections.get() + load.failedConnects.get(),
-          failures, ScenarioResult.mib(live.stream().mapToLong(ServerProcess::rssBytes).sum()), detail, ok);
+          failures, ScenarioResult.mib(live.stream().mapToLong(ServiceProcess::rssBytes).sum()), detail, ok);
     } finally {
-      live.forEach(ServerProcess::close);
+      live.forEach(ServiceProcess::close);
     }
   }
 
-  private static ServerProcess start(SoakConfig cfg, int port) throws java.io.IOException {
-    return ServerProcess.start(cfg.rpcJar(), List.of(), "--port", Integer.toString(port), "--admin-port", "0",
+  private static ServiceProcess start(SoakConfig cfg, int port) throws java.io.IOException {
+    return ServiceProcess.launchJar(cfg.rpcJar(), Map.of(), "--port", Integer.toString(port), "--admin-port", "0",
         "--host", "127.0.0.1", "--instances", "1", "--mode", "reuseport", "--drain-timeout", "10s");
   }
 

@@ -1,5 +1,7 @@
 package io.portshare.soak;
 
+import io.portshare.kit.RpcWire;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -86,7 +88,7 @@ final class RpcLoad implements AutoCloseable {
     while (more()) {
       RpcWire w;
       try {
-        w = new RpcWire(null, port, false);
+        w = new RpcWire(port);
       } catch (IOException e) {
         failedConnects.incrementAndGet();
         note(e);
@@ -103,7 +105,7 @@ final class RpcLoad implements AutoCloseable {
       } catch (IOException e) {
         failedTransactions.incrementAndGet();
         brokenConnections.incrementAndGet();
-        broken.add(new long[] {w.socket.getLocalPort(), connectedAt});
+        broken.add(new long[] {w.socket().getLocalPort(), connectedAt});
         note(e);
       }
     }

@@ -1,7 +1,10 @@
 package io.portshare.soak;
 
+import io.portshare.kit.ServiceProcess;
+
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Connections of one transaction each, in a row: afterwards the server's open descriptors and its
@@ -16,7 +19,7 @@ final class ShortConnections {
 
   static ScenarioResult run(SoakConfig cfg, long count) throws Exception {
     int port = cfg.port(0, 0);
-    try (ServerProcess s = ServerProcess.start(cfg.rpcJar(), List.of(), "--port", Integer.toString(port),
+    try (ServiceProcess s = ServiceProcess.launchJar(cfg.rpcJar(), Map.of(), "--port", Integer.toString(port),
         "--admin-port", Integer.toString(port + 1), "--host", "127.0.0.1", "--instances", "2")
         .awaitReady(Duration.ofSeconds(60))) {
       long warm = Math.min(5_000, Math.max(1_000, count / 10));
@@ -47,7 +50,7 @@ final class ShortConnections {
   }
 
   /** Waits until the server has closed every connection the clients reset. */
-  static void settle(ServerProcess s) throws Exception {
+  static void settle(ServiceProcess s) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     while (s.metric("portshare_connections_open") > 0 && System.nanoTime() < deadline) {
       Thread.sleep(50);

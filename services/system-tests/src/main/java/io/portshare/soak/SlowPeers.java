@@ -1,5 +1,9 @@
 package io.portshare.soak;
 
+import io.portshare.kit.RpcWire;
+
+import io.portshare.kit.ServiceProcess;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -31,7 +36,7 @@ final class SlowPeers {
   static ScenarioResult slowloris(SoakConfig cfg) throws Exception {
     int port = cfg.port(6, 0);
     ExecutorService pool = Executors.newCachedThreadPool();
-    try (ServerProcess s = ServerProcess.start(cfg.staticJar(), List.of(), "--port", Integer.toString(port),
+    try (ServiceProcess s = ServiceProcess.launchJar(cfg.staticJar(), Map.of(), "--port", Integer.toString(port),
         "--admin-port", Integer.toString(port + 1), "--host", "127.0.0.1", "--instances", "2",
         "--header-timeout", "1s").awaitReady(Duration.ofSeconds(60))) {
       AtomicBoolean stop = new AtomicBoolean();
@@ -112,7 +117,7 @@ final class SlowPeers {
   static ScenarioResult rpcStalls(SoakConfig cfg) throws Exception {
     int port = cfg.port(7, 0);
     ExecutorService pool = Executors.newCachedThreadPool();
-    try (ServerProcess s = ServerProcess.start(cfg.rpcJar(), List.of(), "--port", Integer.toString(port),
+    try (ServiceProcess s = ServiceProcess.launchJar(cfg.rpcJar(), Map.of(), "--port", Integer.toString(port),
         "--admin-port", Integer.toString(port + 1), "--host", "127.0.0.1", "--instances", "2",
         "--idle-timeout", "2s").awaitReady(Duration.ofSeconds(60))) {
       long rss0 = s.rssBytes();
@@ -158,8 +163,8 @@ final class SlowPeers {
 
   /** True when the server closed a connection holding a half frame within 10 s. */
   private static boolean halfFrame(int port) {
-    try (RpcWire w = new RpcWire(null, port, false)) {
-      w.send(ByteBuffer.allocate(14).putInt(100).put(new byte[10]).array());
+    try (RpcWire w = new RpcWire(port)) {
+      w.write(ByteBuffer.allocate(14).putInt(100).put(new byte[10]).array());
       return w.closedByPeer(10_000);
     } catch (IOException e) {
       return true;
@@ -177,10 +182,10 @@ final class SlowPeers {
       System.arraycopy(frame, 0, burst, i * frame.length, frame.length);
     }
     long written = 0;
-    try (RpcWire w = new RpcWire(null, port, false)) {
-      w.socket.setSendBufferSize(64 * 1024);
+    try (RpcWire w = new RpcWire(port)) {
+      w.socket().setSendBufferSize(64 * 1024);
       while (written < 256L << 20) {
-        w.send(burst);
+        w.write(burst);
         written += burst.length;
       }
       return -1;

@@ -1,5 +1,7 @@
 package io.portshare.soak;
 
+import io.portshare.kit.ServiceProcess;
+
 import io.portshare.runtime.Units;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -198,7 +200,7 @@ public final class SoakMain implements Callable<Integer> {
   static ScenarioResult rollingInNamespace(SoakConfig cfg, Path root, boolean migrate) throws Exception {
     String name = "portshare-soak-" + ProcessHandle.current().pid() + (migrate ? "-m" : "-n");
     try (NetNamespace ns = NetNamespace.create(name, migrate)) {
-      List<String> cmd = ns.wrap(List.of(ServerProcess.javaBin(), "-cp", System.getProperty("java.class.path"),
+      List<String> cmd = ns.wrap(List.of(ServiceProcess.javaBin(), "-cp", System.getProperty("java.class.path"),
           SoakMain.class.getName(), "--scenarios", "rolling", "--netns", "off", "--result-lines",
           "--root", root.toString(), "--port-base", Integer.toString(cfg.portBase()),
           "--processes", Integer.toString(cfg.processes()), "--rounds", Integer.toString(cfg.rollingRounds())));

@@ -1,5 +1,9 @@
 package io.portshare.soak;
 
+import io.portshare.kit.RpcWire;
+
+import io.portshare.kit.ServiceProcess;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -34,7 +39,7 @@ final class TermInFlight {
   static ScenarioResult rpc(SoakConfig cfg) throws Exception {
     int port = cfg.port(4, 0);
     ExecutorService pool = Executors.newCachedThreadPool();
-    try (ServerProcess s = ServerProcess.start(cfg.rpcJar(), List.of(), "--port", Integer.toString(port),
+    try (ServiceProcess s = ServiceProcess.launchJar(cfg.rpcJar(), Map.of(), "--port", Integer.toString(port),
         "--admin-port", Integer.toString(port + 1), "--host", "127.0.0.1", "--instances", "2",
         "--drain-timeout", "20s").awaitReady(Duration.ofSeconds(60))) {
       CountDownLatch written = new CountDownLatch(RPC_CONNECTIONS);
@@ -44,10 +49,10 @@ final class TermInFlight {
         int seed = c;
         answered.add(pool.submit(() -> {
           byte[] frame = RpcWire.frame(1024, seed);
-          try (RpcWire w = new RpcWire(null, port, false)) {
+          try (RpcWire w = new RpcWire(port)) {
             Future<?> writer = pool.submit(() -> {
               for (int i = 0; i < FRAMES; i++) {
-                w.send(frame);
+                w.write(frame);
               }
               written.countDown();
               return null;
@@ -94,7 +99,7 @@ final class TermInFlight {
     new Random(5).nextBytes(big);
     Files.write(root.resolve("big.bin"), big);
     ExecutorService pool = Executors.newCachedThreadPool();
-    try (ServerProcess s = ServerProcess.start(cfg.staticJar(), List.of(), "--port", Integer.toString(port),
+    try (ServiceProcess s = ServiceProcess.launchJar(cfg.staticJar(), Map.of(), "--port", Integer.toString(port),
         "--admin-port", Integer.toString(port + 1), "--host", "127.0.0.1", "--instances", "2",
         "--root", root.toString(), "--drain-timeout", "30s").awaitReady(Duration.ofSeconds(60))) {
       CountDownLatch started = new CountDownLatch(HTTP_CONNECTIONS);

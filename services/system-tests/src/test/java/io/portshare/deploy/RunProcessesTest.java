@@ -3,17 +3,13 @@ package io.portshare.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.portshare.kit.AdminPort;
+import io.portshare.kit.RpcWire;
 import java.io.BufferedReader;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ConnectException;
-import java.net.HttpURLConnection;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,21 +54,19 @@ class RunProcessesTest {
     reader.start();
     AtomicBoolean clientRuns = new AtomicBoolean(true);
     try {
-      await().atMost(Duration.ofSeconds(120)).until(() -> ready(admin) && ready(admin + 1));
+      await().atMost(Duration.ofSeconds(120)).until(() -> new AdminPort(admin).ready() && new AdminPort(admin + 1).ready());
       assertThat(listeners(port)).as("two SO_REUSEPORT listeners on port " + port).isEqualTo(2);
 
       AtomicLong ok = new AtomicLong();
       AtomicLong refused = new AtomicLong();
       List<String> otherErrors = new CopyOnWriteArrayList<>();
       Thread client = new Thread(() -> {
-        byte[] payload = "run-processes".getBytes(StandardCharsets.UTF_8);
+        byte[] frame = RpcWire.frame("run-processes".getBytes(StandardCharsets.UTF_8));
         while (clientRuns.get()) {
-          try {
-            if (echo(port, payload)) {
-              ok.incrementAndGet();
-            } else {
-              otherErrors.add("wrong echo");
-            }
+          // One RPC transaction per connection: a frame out, the same frame back.
+          try (RpcWire wire = new RpcWire(port)) {
+            wire.transact(frame);
+            ok.incrementAndGet();
           } catch (ConnectException e) {
             refused.incrementAndGet();
           } catch (IOException e) {
@@ -89,7 +83,7 @@ class RunProcessesTest {
       long okAtKill = ok.get();
       await().atMost(Duration.ofSeconds(120)).until(() -> startsOf(log, 1) == 2);
       long okWhileDead = ok.get() - okAtKill;
-      await().atMost(Duration.ofSeconds(120)).until(() -> ready(admin + 1));
+      await().atMost(Duration.ofSeconds(120)).until(() -> new AdminPort(admin + 1).ready());
       long okAtRestart = ok.get();
       await().atMost(Duration.ofSeconds(30)).until(() -> ok.get() > okAtRestart);
       clientRuns.set(false);
@@ -114,34 +108,6 @@ class RunProcessesTest {
         script.descendants().forEach(ProcessHandle::destroyForcibly);
         script.destroyForcibly();
       }
-    }
-  }
-
-  /** One RPC transaction on a new connection: a length-prefixed frame out, the same frame back. */
-  private static boolean echo(int port, byte[] payload) throws IOException {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-      s.setSoTimeout(10_000);
-      DataOutputStream out = new DataOutputStream(s.getOutputStream());
-      out.writeInt(payload.length);
-      out.write(payload);
-      out.flush();
-      DataInputStream in = new DataInputStream(s.getInputStream());
-      int n = in.readInt();
-      byte[] back = new byte[n];
-      in.readFully(back);
-      return java.util.Arrays.equals(payload, back);
-    }
-  }
-
-  private static boolean ready(int adminPort) {
-    try {
-      HttpURLConnection c = (HttpURLConnection) new URL("http://127.0.0.1:" + adminPort + "/health/ready").openConnection();
-      c.setConnectTimeout(2000);
-      c.setReadTimeout(5000);
-      return c.getResponseCode() == 200;
-    } catch (IOException e) {
-      return false;
     }
   }
 

@@ -1,5 +1,9 @@
 package io.portshare.soak;
 
+import io.portshare.kit.RpcWire;
+
+import io.portshare.kit.ServiceProcess;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -9,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import io.portshare.kit.Repository;
 import org.junit.jupiter.api.Test;
 
@@ -19,24 +24,24 @@ import org.junit.jupiter.api.Test;
 class DescriptorLimitTest {
 
 
-  private static ServerProcess startWithLimit(int limit) throws Exception {
+  private static ServiceProcess startWithLimit(int limit) throws Exception {
     assumeTrue(Files.isExecutable(Path.of("/usr/bin/prlimit")), "needs prlimit(1) (util-linux)");
-    return ServerProcess.start(Repository.serviceJar("rpc-server"), List.of("/usr/bin/prlimit", "--nofile=" + limit + ":" + limit,
-        "--"), "--port", "0", "--admin-port", "0", "--host", "127.0.0.1", "--instances", "1");
+    return ServiceProcess.launchJar(List.of("/usr/bin/prlimit", "--nofile=" + limit + ":" + limit, "--"),
+        Repository.serviceJar("rpc-server"), Map.of(), "--port", "0", "--admin-port", "0", "--host", "127.0.0.1", "--instances", "1");
   }
 
   @Test
   void atTheLimitTheServerLogsOneClearLineAndServesTheWaitingOnesLater() throws Exception {
-    try (ServerProcess s = startWithLimit(200).awaitReady(Duration.ofSeconds(60))) {
+    try (ServiceProcess s = startWithLimit(200).awaitReady(Duration.ofSeconds(60))) {
       List<RpcWire> held = new ArrayList<>();
       byte[] frame = RpcWire.frame(16, 1);
       try {
         for (int i = 0; i < 300; i++) {
-          held.add(new RpcWire(null, s.port(), false)); // beyond the limit they wait in the backlog
+          held.add(new RpcWire(s.port())); // beyond the limit they wait in the backlog
         }
         int served = 0;
         for (RpcWire w : held) {
-          w.socket.setSoTimeout(200);
+          w.socket().setSoTimeout(200);
           try {
             w.transact(frame);
             served++;
@@ -48,7 +53,7 @@ class DescriptorLimitTest {
       } finally {
         held.forEach(RpcWire::close);
       }
-      try (RpcWire w = new RpcWire(null, s.port(), false)) {
+      try (RpcWire w = new RpcWire(s.port())) {
         w.transact(frame);
       }
       String log = s.output();

@@ -1,10 +1,13 @@
-package io.portshare.statics;
+package io.portshare.kit;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -14,17 +17,21 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * HTTP/1.1 over a plain socket, byte for byte as written: what hostile-input tests need, since a
- * real client library would normalise the very paths under test.
+ * HTTP/1.1 over a plain blocking socket, byte for byte as written: what hostile-input tests need,
+ * since a real client library would normalise the very requests under test, and what the soak
+ * holds open by the thousand.
  */
-final class RawHttp implements AutoCloseable {
+public final class HttpWire implements AutoCloseable {
 
-  record Response(int status, Map<String, String> headers, byte[] body) {
-    String header(String name) {
+  private static final int MAX_HEAD = 64 * 1024;
+
+  /** One answer; header names lower-cased. */
+  public record Response(int status, Map<String, String> headers, byte[] body) {
+    public String header(String name) {
       return headers.get(name.toLowerCase(Locale.ROOT));
     }
 
-    String text() {
+    public String text() {
       return new String(body, StandardCharsets.UTF_8);
     }
   }
@@ -33,30 +40,42 @@ final class RawHttp implements AutoCloseable {
   private final InputStream in;
   private final OutputStream out;
 
-  RawHttp(int port) throws IOException {
-    socket = new Socket("127.0.0.1", port);
-    socket.setSoTimeout(20_000);
-    in = socket.getInputStream();
+  /** A connection to {@code port} on loopback. */
+  public HttpWire(int port) throws IOException {
+    this(null, port);
+  }
+
+  /** @param source the local address to connect from, or null */
+  public HttpWire(InetAddress source, int port) throws IOException {
+    socket = new Socket();
+    socket.setTcpNoDelay(true);
+    socket.setSoTimeout(30_000);
+    if (source != null) {
+      socket.bind(new InetSocketAddress(source, 0));
+    }
+    socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 10_000);
+    in = new BufferedInputStream(socket.getInputStream(), 8192);
     out = socket.getOutputStream();
   }
 
   /** One request with Connection: close on a new connection. */
-  static Response get(int port, String target, String... headers) throws IOException {
-    try (RawHttp c = new RawHttp(port)) {
+  public static Response get(int port, String target, String... headers) throws IOException {
+    try (HttpWire c = new HttpWire(port)) {
       c.send("GET " + target + " HTTP/1.1\r\nHost: t\r\n" + String.join("", headers) + "Connection: close\r\n\r\n");
       return c.read(false);
     }
   }
 
   /** Sends the text as ISO-8859-1, so every char below 256 is the byte it names. */
-  RawHttp send(String raw) throws IOException {
+  public HttpWire send(String raw) throws IOException {
     out.write(raw.getBytes(StandardCharsets.ISO_8859_1));
     out.flush();
     return this;
   }
 
-  Response read(boolean head) throws IOException {
-    ByteArrayOutputStream h = new ByteArrayOutputStream();
+  /** Reads one answer: its head, then a body of Content-Length bytes (none for HEAD or 304). */
+  public Response read(boolean head) throws IOException {
+    ByteArrayOutputStream h = new ByteArrayOutputStream(512);
     int state = 0;
     while (state < 4) {
       int b = in.read();
@@ -66,6 +85,9 @@ final class RawHttp implements AutoCloseable {
       h.write(b);
       state = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3)) ? state + 1
           : b == '\r' ? 1 : 0;
+      if (h.size() > MAX_HEAD) {
+        throw new IOException("response head longer than " + MAX_HEAD + " bytes");
+      }
     }
     String[] lines = h.toString(StandardCharsets.ISO_8859_1).split("\r\n");
     int status = Integer.parseInt(lines[0].split(" ")[1]);
@@ -83,7 +105,7 @@ final class RawHttp implements AutoCloseable {
   }
 
   /** True when the server has closed the connection (end of stream or reset) before the timeout. */
-  boolean closedByServer(int timeoutMillis) throws IOException {
+  public boolean closedByServer(int timeoutMillis) throws IOException {
     socket.setSoTimeout(timeoutMillis);
     try {
       return in.read() < 0;
@@ -95,7 +117,11 @@ final class RawHttp implements AutoCloseable {
   }
 
   @Override
-  public void close() throws IOException {
-    socket.close();
+  public void close() {
+    try {
+      socket.close();
+    } catch (IOException e) {
+      // Closing is all we wanted.
+    }
   }
 }

@@ -1,0 +1,124 @@
+package io.portshare.kit;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * The RPC wire format spoken by hand over a plain blocking socket, as a client in any language
+ * would: a 4-byte big-endian length, then that many bytes, echoed back. Also the one payload
+ * pattern every harness sends.
+ */
+public final class RpcWire implements AutoCloseable {
+
+  private final Socket socket;
+  private final DataInputStream in;
+  private final OutputStream out;
+
+  /** A connection to {@code port} on loopback. */
+  public RpcWire(int port) throws IOException {
+    this(null, port, false);
+  }
+
+  /**
+   * @param source the local address to connect from (one of 127.0.0.x spreads the client ports), or null
+   * @param resetOnClose close with RST: one connection per transaction must not leave a TIME_WAIT port behind
+   */
+  public RpcWire(InetAddress source, int port, boolean resetOnClose) throws IOException {
+    socket = new Socket();
+    socket.setTcpNoDelay(true);
+    socket.setSoTimeout(30_000);
+    if (resetOnClose) {
+      socket.setSoLinger(true, 0);
+    }
+    if (source != null) {
+      socket.bind(new InetSocketAddress(source, 0));
+    }
+    socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 10_000);
+    in = new DataInputStream(socket.getInputStream());
+    out = socket.getOutputStream();
+  }
+
+  /** {@code size} bytes that differ from one position to the next and from one seed to the next. */
+  public static byte[] payload(int size, int seed) {
+    byte[] b = new byte[size];
+    for (int i = 0; i < size; i++) {
+      b[i] = (byte) (i * 131 + seed * 7 + 1);
+    }
+    return b;
+  }
+
+  /** The frame of a payload: its length, then the payload. */
+  public static byte[] frame(byte[] payload) {
+    return ByteBuffer.allocate(4 + payload.length).putInt(payload.length).put(payload).array();
+  }
+
+  /** The frame of {@link #payload(int, int)}. */
+  public static byte[] frame(int size, int seed) {
+    return frame(payload(size, seed));
+  }
+
+  public Socket socket() {
+    return socket;
+  }
+
+  public void write(byte[] bytes) throws IOException {
+    out.write(bytes);
+    out.flush();
+  }
+
+  /** Reads one frame; returns its payload. */
+  public byte[] readFrame() throws IOException {
+    byte[] b = new byte[in.readInt()];
+    in.readFully(b);
+    return b;
+  }
+
+  /** Reads as many bytes as {@code frame} has and checks they are the same: its echo. */
+  public void expect(byte[] frame) throws IOException {
+    byte[] answer = new byte[frame.length];
+    in.readFully(answer);
+    if (!Arrays.equals(answer, frame)) {
+      throw new IOException("echo differs from the request");
+    }
+  }
+
+  /** Sends one frame and checks its echo. */
+  public void transact(byte[] frame) throws IOException {
+    write(frame);
+    expect(frame);
+  }
+
+  /** True when the peer closed (end of stream or reset) before sending anything more. */
+  public boolean closedByPeer() throws IOException {
+    try {
+      return in.read() < 0;
+    } catch (SocketTimeoutException e) {
+      return false;
+    } catch (SocketException e) {
+      return true;
+    }
+  }
+
+  /** As {@link #closedByPeer()}, waiting at most {@code timeoutMillis}. */
+  public boolean closedByPeer(int timeoutMillis) throws IOException {
+    socket.setSoTimeout(timeoutMillis);
+    return closedByPeer();
+  }
+
+  @Override
+  public void close() {
+    try {
+      socket.close();
+    } catch (IOException e) {
+      // Closing is all we wanted.
+    }
+  }
+}

@@ -137,12 +137,14 @@ final class RpcMatrixCommand implements Callable<Integer> {
         target != null ? java.time.Duration.ZERO : serverWarmup)
         .run(plans, meta);
     result.meta().put("load average at end", loadAverage());
-    ReportWriter.writeAll(result, dir);
+    // The table first: a report directory that cannot be written must not lose the measurement.
     System.out.println();
     System.out.print(TableFormatter.format(result));
     System.out.println();
     System.out.println("load average: " + result.meta().get("load average at start") + " at start, "
         + result.meta().get("load average at end") + " at end (CPUs: " + cpus + ")");
+    System.out.flush();
+    ReportWriter.writeAll(result, dir);
     System.out.println("written: " + dir.resolve("report.html") + " (and table.txt, results.json, results.csv, rpc-matrix.png)");
     boolean errors = result.rows().stream().flatMap(r -> r.cells().stream()).anyMatch(c -> c.errorCount() > 0);
     return errors ? 1 : 0;

@@ -190,6 +190,9 @@ public final class Launcher {
         Option.choice("transport", "auto", "auto uses native epoll when present, else NIO", "auto", "epoll", "nio"),
         Option.path(Settings.CONFIG, "", "YAML or JSON file of option: value"),
         Option.duration("drain-timeout", "10s", "on SIGTERM, how long open connections may finish"),
+        Option.duration("liveness-timeout", "10s", "/health/live fails when a service event loop has not run for this long"),
+        Option.duration(ServiceContext.MAX_CONNECTION_AGE, "0s",
+            "close connections older than this (+-10%) as a drain does, so new pods get their share; 0s: never"),
         Option.choice("log-format", "text", "log lines as text or JSON", "text", "json")));
     options.addAll(d.options());
     return options;

@@ -25,6 +25,9 @@ public final class Launcher {
   /** Manifest attribute naming the service a jar runs when {@code --service} is not given. */
   public static final String MANIFEST_SERVICE = "Portshare-Service";
 
+  /** The --warmup bound; see README "Warm start" for the measurement behind it. */
+  static final String WARM_UP_DEFAULT = "12s";
+
   private Launcher() {}
 
   public static void main(String[] args) {
@@ -73,9 +76,9 @@ public final class Launcher {
     long t0 = System.nanoTime();
     ServiceRuntime runtime = ServiceRuntime.start(descriptor, settings);
     long readyMs = (System.nanoTime() - t0) / 1_000_000;
-    log.info("portshare {} {} ready in {} ms: mode={} transport={} instances={} port={} admin-port={}",
+    log.info("portshare {} {} ready in {} ms: mode={} transport={} instances={} port={} admin-port={}; {}",
         descriptor.name(), Version.get(), readyMs, runtime.mode().label(), runtime.transport(),
-        runtime.instances(), runtime.port(), runtime.adminPort());
+        runtime.instances(), runtime.port(), runtime.adminPort(), runtime.startTimes().describe());
 
     Duration drain = settings.getDuration("drain-timeout");
     CountDownLatch stopped = new CountDownLatch(1);
@@ -190,6 +193,8 @@ public final class Launcher {
         Option.choice("transport", "auto", "auto uses native epoll when present, else NIO", "auto", "epoll", "nio"),
         Option.path(Settings.CONFIG, "", "YAML or JSON file of option: value"),
         Option.duration("drain-timeout", "10s", "on SIGTERM, how long open connections may finish"),
+        Option.duration("warmup", WARM_UP_DEFAULT, "before ready, drive every instance with the service's own"
+            + " requests over loopback until throughput settles, at most this long (0: off)"),
         Option.choice("log-format", "text", "log lines as text or JSON", "text", "json")));
     options.addAll(d.options());
     return options;

@@ -220,7 +220,8 @@ public final class StaticCommand implements Callable<Integer> {
         + plan.wrk().threads() + " -c" + plan.wrk().connections() + " -d" + plan.duration().toSeconds() + "s");
     m.put("rounds", plan.rounds() + " (the server going first and the order of cases alternate)");
     m.put("warm-up", plan.warmup().toSeconds() + "-" + plan.warmupMax().toSeconds() + " s of load on static-server over "
-        + "every path before measuring, each path until two " + WarmUp.STEP.toSeconds() + " s runs agree within "
+        + "every path before measuring, each path until " + WarmUp.AGREEING + " runs of " + WarmUp.STEP.toSeconds()
+        + " s agree within "
         + Math.round(WarmUp.TOLERANCE * 100) + "% on server CPU per request");
     m.put("big file", plan.bigRounds() > 0 ? plan.bigPath() + ", " + plan.bigFetches() + " downloads x "
         + plan.bigRounds() + " rounds per variant" : "not measured");

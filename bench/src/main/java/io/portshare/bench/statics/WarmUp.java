@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * When a path is warm: load it in {@link #STEP} runs for at least {@code least}, until the server's
- * CPU per request of two runs in a row agrees within {@link #TOLERANCE}, and for at most {@code most}.
+ * CPU per request of the last {@link #AGREEING} runs agrees within {@link #TOLERANCE} (two alone can
+ * agree by chance while the JIT is still at work), and for at most {@code most}.
  * On a busy machine the JIT's compile threads need tens of CPU-seconds, spent inside the server's
  * counters; a fixed wall-clock warm-up is too short there and wastes time on a quiet one.
  */
@@ -13,6 +14,7 @@ public record WarmUp(Duration least, Duration most) {
 
   public static final Duration STEP = Duration.ofSeconds(2);
   static final double TOLERANCE = 0.10;
+  static final int AGREEING = 3;
 
   /** Whether to stop, given the server CPU µs/request of each step so far. */
   public boolean done(List<Double> steps) {
@@ -23,13 +25,14 @@ public record WarmUp(Duration least, Duration most) {
     return spent.compareTo(least) >= 0 && settled(steps);
   }
 
-  /** The last two steps agree within the tolerance. */
+  /** The last {@link #AGREEING} steps lie within the tolerance of their smallest. */
   public boolean settled(List<Double> steps) {
-    if (steps.size() < 2) {
+    if (steps.size() < AGREEING) {
       return false;
     }
-    double prev = steps.get(steps.size() - 2);
-    double last = steps.get(steps.size() - 1);
-    return prev > 0 && Math.abs(last - prev) / prev <= TOLERANCE;
+    List<Double> last = steps.subList(steps.size() - AGREEING, steps.size());
+    double min = last.stream().mapToDouble(Double::doubleValue).min().orElse(0);
+    double max = last.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    return min > 0 && (max - min) / min <= TOLERANCE;
   }
 }

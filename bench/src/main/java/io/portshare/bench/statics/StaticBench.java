@@ -96,6 +96,7 @@ public final class StaticBench {
     cmd.addAll(List.of("-jar", plan.serverJar().toString(), "--root", site.toString(), "--host", "0.0.0.0",
         "--port", Integer.toString(port), "--admin-port", Integer.toString(port + 1),
         "--instances", Integer.toString(plan.workers()), "--mode", plan.mode()));
+    cmd.addAll(plan.serverArgs());
     cmd.addAll(extra);
     return cmd;
   }
@@ -116,18 +117,30 @@ public final class StaticBench {
     log.println(p.name() + " serves the files' exact bytes");
   }
 
-  /** Unmeasured load on ours along every path the JIT will compile, then a little on nginx. */
+  /**
+   * Unmeasured load on ours along every path the JIT will compile (each file with each kind of
+   * connection), each until its server CPU per request settles ({@link WarmUp}); then a little on nginx.
+   */
   private void warm(Peer ours, Peer nginx) throws IOException, InterruptedException {
-    int runs = plan.paths().size() * plan.closeKinds().size();
-    Duration each = plan.warmup().dividedBy(Math.max(1, runs));
     if (plan.warmup().isZero()) {
       return;
     }
-    log.println("warming " + ours.name() + " for " + plan.warmup().toSeconds() + " s over " + runs
-        + " paths (each file with each kind of connection), then " + nginx.name());
+    int runs = plan.paths().size() * plan.closeKinds().size();
+    WarmUp rule = new WarmUp(plan.warmup().dividedBy(runs), plan.warmupMax().dividedBy(runs));
+    log.println("warming " + ours.name() + ": each of " + runs + " paths for " + rule.least().toMillis() / 1000.0
+        + "-" + rule.most().toMillis() / 1000.0 + " s, until its server CPU per request settles");
     for (boolean close : plan.closeKinds()) {
       for (String path : plan.paths()) {
-        plan.wrk().run(url(ours, path), close, each);
+        List<Double> steps = new ArrayList<>();
+        while (!rule.done(steps)) {
+          CpuTime before = ours.cpu();
+          Wrk.Run run = plan.wrk().run(url(ours, path), close, WarmUp.STEP);
+          double requests = Math.max(1, run.result().requests());
+          steps.add(ours.cpu().minus(before).seconds() * 1e6 / requests);
+        }
+        log.printf("  warm  %-22s server CPU µs/request by %d s step: %s%s%n", path + " " + StaticPlan.kind(close),
+            WarmUp.STEP.toSeconds(), steps.stream().map(v -> String.format("%.0f", v)).toList(),
+            rule.settled(steps) ? "" : " (not settled within the limit)");
       }
       plan.wrk().run(url(nginx, plan.paths().get(0)), close, Duration.ofSeconds(1));
     }

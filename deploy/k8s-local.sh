@@ -138,13 +138,13 @@ wait_ready() {
   local ip path port
   ip="$(pod_ip "$1")"
   path="$(probe "$1" readinessProbe path)"; port="$(probe "$1" readinessProbe port)"
-  for _ in $(seq 1 120); do
+  for _ in $(seq 1 360); do
     curl -fsS -o /dev/null --max-time 1 "http://$ip:$port$path" 2>/dev/null && return 0
     [ "$(podman inspect --format '{{.State.Running}}' "$1-pod-0-$1")" = true ] \
       || { podman logs "$1-pod-0-$1" >&2; die "$1 exited while starting"; }
     sleep 0.5
   done
-  die "$1 not ready after 60 s at http://$ip:$port$path"
+  die "$1 not ready after 180 s at http://$ip:$port$path"
 }
 
 # probe SERVICE PROBE FIELD: the rendered Deployment's httpGet path or port of that probe.

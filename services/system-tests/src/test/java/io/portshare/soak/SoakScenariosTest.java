@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The soak scenarios, short, against the real service jars as separate processes (the reactor
@@ -61,7 +62,7 @@ class SoakScenariosTest {
     ScenarioResult r;
     if (NetNamespace.available()) {
       // deploy/soak.sh runs it without migration too and reports both counts; here the promise is judged.
-      r = SoakMain.rollingInNamespace(cfg, Repository.root(), true);
+      r = SoakMain.inNamespace("rolling", cfg, Repository.root(), true);
     } else {
       assumeTrue("1".equals(RollingRestart.readMigrate()),
           "needs root for a network namespace, or net.ipv4.tcp_migrate_req=1 on this host");
@@ -70,6 +71,22 @@ class SoakScenariosTest {
     assertThat(r.what()).contains("tcp_migrate_req=1");
     holds(r);
     assertThat(r.failures()).as(r.line()).isZero();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"handover", "handover-activate"})
+  void sighupReplacementThroughTheSupervisorThatHoldsTheSocketsLosesNoTransactionWithoutMigration(String scenario)
+      throws Exception {
+    ScenarioResult r;
+    if (NetNamespace.available()) {
+      r = SoakMain.inNamespace(scenario, cfg, Repository.root(), false);
+      assertThat(r.what()).contains("tcp_migrate_req=0");
+    } else {
+      r = SocketHandover.run(cfg, scenario.equals("handover-activate"));
+    }
+    holds(r);
+    assertThat(r.failures()).as(r.line()).isZero();
+    assertThat(r.connections()).as(r.line()).isGreaterThanOrEqualTo(cfg.shortConnections());
   }
 
   @Test

@@ -75,7 +75,7 @@ class ResultsTest {
     assertThat(text).startsWith("command: deploy/bench-static.sh\n");
     assertThat(text).contains("Static files: req/s, median of 3 rounds (min-max)");
     assertThat(text).containsPattern("1k keep-alive\\s+200 \\(100-300\\)\\s+100 \\(80-120\\) ! \\*\\s+2\\.00");
-    assertThat(text).containsPattern("1k keep-alive\\s+21\\.0\\s+30\\.0");
+    assertThat(text).containsPattern("1k keep-alive\\s+21\\.0\\s+30\\.0\\s+0\\.70");
     assertThat(text).contains("(server did not start: port in use)");
     assertThat(text).contains("! 1k keep-alive, peer: client-bound in 1 of 3 rounds");
     assertThat(text).contains("* 1k keep-alive, peer: 3 errors");
@@ -97,8 +97,10 @@ class ResultsTest {
     JsonObject cell = json.getJsonArray("tables").getJsonObject(0).getJsonArray("rows").getJsonObject(0)
         .getJsonArray("cells").getJsonObject(0);
     assertThat(cell.getJsonObject("summary").getJsonObject("rps").getDouble("median")).isEqualTo(200);
-    assertThat(json.getJsonArray("tables").getJsonObject(0).getJsonArray("rows").getJsonObject(0).getDouble("ratio"))
-        .isEqualTo(2.0);
+    JsonObject ratios = json.getJsonArray("tables").getJsonObject(0).getJsonArray("rows").getJsonObject(0)
+        .getJsonObject("ratios");
+    assertThat(ratios.getDouble("rps")).isEqualTo(2.0);
+    assertThat(ratios.getDouble("cpu")).isCloseTo(0.7, within(1e-12));
     assertThat(ResultsJson.read(json)).isEqualTo(r);
   }
 

@@ -94,7 +94,7 @@ public final class ServiceRuntime {
       throw settings.invalid("instances", "1..4096");
     }
     mode = ScalingMode.of(settings.getString("mode"));
-    transport = chooseTransport(settings.getString("transport"));
+    transport = TransportChoice.choose(settings.getString("transport"));
     PinnedMode pinned = null;
     if (mode == ScalingMode.PINNED) {
       pinned = PinnedMode.prepare(transport, instances);
@@ -160,25 +160,6 @@ public final class ServiceRuntime {
     admin.ready(true);
   }
 
-  private Transport chooseTransport(String wanted) {
-    switch (wanted) {
-      case "nio":
-        return Transport.NIO;
-      case "epoll":
-        if (!Transport.EPOLL.available()) {
-          throw new UsageException("transport epoll is not available here: " + Transport.EPOLL.unavailabilityCause());
-        }
-        return Transport.EPOLL;
-      default:
-        if (Transport.EPOLL.available()) {
-          return Transport.EPOLL;
-        }
-        Throwable why = Transport.EPOLL.unavailabilityCause();
-        LOG.warn("native epoll transport unavailable ({}); using NIO", why == null ? "not Linux" : why.toString());
-        return Transport.NIO;
-    }
-  }
-
   private Vertx newServiceVertx(int eventLoops) {
     Vertx vertx = Vertx.builder()
         .with(new VertxOptions()
@@ -220,7 +201,7 @@ public final class ServiceRuntime {
         .tag("service", descriptor.name())
         .tag("version", Version.get())
         .tag("mode", mode.label())
-        .tag("transport", transport.name().toLowerCase(java.util.Locale.ROOT))
+        .tag("transport", TransportChoice.name(transport))
         .tag("instances", Integer.toString(instances))
         .register(registry);
     Gauge.builder("portshare.connections.open", openConnections, LongAdder::sum)
@@ -331,7 +312,7 @@ public final class ServiceRuntime {
   }
 
   public String transport() {
-    return transport.name().toLowerCase(java.util.Locale.ROOT);
+    return TransportChoice.name(transport);
   }
 
   public int instances() {

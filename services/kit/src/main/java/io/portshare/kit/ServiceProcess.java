@@ -38,8 +38,17 @@ public final class ServiceProcess implements AutoCloseable {
 
   /** The launcher on this JVM's own class path (tests: every service on the test class path). */
   public static ServiceProcess launch(Map<String, String> env, String... flags) throws IOException {
+    return launchMain("io.portshare.runtime.Launcher", env, flags);
+  }
+
+  /**
+   * Another main class on this JVM's class path, one that sets the process up (e.g. restricts what
+   * the kernel allows it) and then hands its arguments to the launcher.
+   */
+  public static ServiceProcess launchMain(String mainClass, Map<String, String> env, String... flags)
+      throws IOException {
     List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-        "io.portshare.runtime.Launcher"));
+        mainClass));
     cmd.addAll(List.of(flags));
     return start(cmd, env);
   }

@@ -17,6 +17,7 @@ import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.transport.Transport;
 import java.net.SocketAddress;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The Netty transport the runtime gives every service Vert.x: the chosen one (epoll, io_uring or
@@ -35,6 +36,8 @@ import java.util.concurrent.ThreadFactory;
  *   <li>On io_uring, {@code sendFile} stays zero-copy: Vert.x 5.0.7 declares that transport without
  *       file regions and would copy every file through 8 KiB heap chunks, while Netty's io_uring
  *       channel sends a {@code DefaultFileRegion} with {@code splice(2)} where the kernel has it.
+ *   <li>With an {@code inheritedFd}, the first server socket Vert.x asks for is that inherited
+ *       listening socket rather than a new one ({@link InheritedListener}).
  * </ul>
  */
 final class RuntimeTransport implements Transport {
@@ -42,10 +45,11 @@ final class RuntimeTransport implements Transport {
   private final Transport delegate;
   private final Spi spi;
 
+  /** @param inheritedFd a listening socket this Vert.x serves instead of binding one, or -1 */
   RuntimeTransport(Transport delegate, boolean acceptOnEventLoop, Listeners listeners,
-      AcceptErrorHandler acceptErrors) {
+      AcceptErrorHandler acceptErrors, int inheritedFd) {
     this.delegate = delegate;
-    this.spi = new Spi(delegate.implementation(), acceptOnEventLoop, listeners, acceptErrors,
+    this.spi = new Spi(delegate.implementation(), acceptOnEventLoop, listeners, acceptErrors, inheritedFd,
         delegate == Transport.IO_URING && IoUring.isSpliceSupported());
   }
 
@@ -75,16 +79,18 @@ final class RuntimeTransport implements Transport {
     private final boolean acceptOnEventLoop;
     private final Listeners listeners;
     private final AcceptErrorHandler acceptErrors;
+    private final AtomicInteger inheritedFd;
     private final boolean spliceFileRegions;
     private EventLoopGroup ioGroup;
 
     Spi(io.vertx.core.spi.transport.Transport delegate, boolean acceptOnEventLoop, Listeners listeners,
-        AcceptErrorHandler acceptErrors, boolean spliceFileRegions) {
+        AcceptErrorHandler acceptErrors, int inheritedFd, boolean spliceFileRegions) {
       this.delegate = delegate;
       this.spliceFileRegions = spliceFileRegions;
       this.acceptOnEventLoop = acceptOnEventLoop;
       this.listeners = listeners;
       this.acceptErrors = acceptErrors;
+      this.inheritedFd = new AtomicInteger(inheritedFd);
     }
 
     @Override
@@ -153,7 +159,9 @@ final class RuntimeTransport implements Transport {
 
     @Override
     public ChannelFactory<? extends ServerChannel> serverChannelFactory(boolean domainSocket) {
-      return delegate.serverChannelFactory(domainSocket);
+      // Handed out once: the inherited socket is the service port's, the first server Vert.x binds.
+      int fd = domainSocket ? -1 : inheritedFd.getAndSet(-1);
+      return fd < 0 ? delegate.serverChannelFactory(domainSocket) : () -> InheritedListener.open(fd);
     }
 
     @Override
@@ -175,6 +183,9 @@ final class RuntimeTransport implements Transport {
         @Override
         protected void initChannel(ServerChannel listener) {
           listeners.add(listener);
+          if (InheritedListener.is(listener)) {
+            listener.pipeline().addLast(new InheritedListener.Gate());
+          }
           listener.pipeline().addLast(acceptErrors);
         }
       });

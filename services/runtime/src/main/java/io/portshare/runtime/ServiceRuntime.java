@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -81,9 +82,14 @@ public final class ServiceRuntime {
     ServiceRuntime rt = new ServiceRuntime(descriptor, settings);
     try {
       rt.startAll();
-    } catch (RuntimeException e) {
+    } catch (StartException | UsageException e) {
       rt.closeAll();
       throw e;
+    } catch (RuntimeException e) {
+      rt.closeAll();
+      // Out of descriptors while making event loops (epoll_create1, eventfd) rather than while
+      // listening: the same clear line as at a listen.
+      throw outOfDescriptors(e, "cannot start " + descriptor.name()).orElseThrow(() -> e);
     }
     return rt;
   }
@@ -229,17 +235,26 @@ public final class ServiceRuntime {
         .register(registry);
   }
 
+  /** The clear start error when "Too many open files" is anywhere in the causes. */
+  private static Optional<StartException> outOfDescriptors(Throwable failure, String what) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (String.valueOf(t.getMessage()).contains("Too many open files")) {
+        return Optional.of(new StartException(what + ": out of file descriptors (open files limit "
+            + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", failure));
+      }
+    }
+    return Optional.empty();
+  }
+
   private static <T> T await(Future<T> f, String what) {
     try {
       return f.toCompletionStage().toCompletableFuture().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (java.util.concurrent.ExecutionException e) {
       Throwable cause = e.getCause();
       String msg = String.valueOf(cause.getMessage());
-      for (Throwable t = cause; t != null; t = t.getCause()) {
-        if (String.valueOf(t.getMessage()).contains("Too many open files")) {
-          throw new StartException("cannot start " + what + ": out of file descriptors (open files limit "
-              + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", cause);
-        }
+      Optional<StartException> outOfDescriptors = outOfDescriptors(cause, "cannot start " + what);
+      if (outOfDescriptors.isPresent()) {
+        throw outOfDescriptors.get();
       }
       if (cause instanceof java.net.BindException || msg.contains("Address already in use")) {
         throw new StartException("cannot listen on " + what + ": address already in use", cause);

@@ -38,7 +38,14 @@ public final class ServiceProcess implements AutoCloseable {
 
   /** The launcher on this JVM's own class path (tests: every service on the test class path). */
   public static ServiceProcess launch(Map<String, String> env, String... flags) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+    return launchUnder(List.of(), env, flags);
+  }
+
+  /** As {@link #launch}, run by a wrapper that execs it ({@code strace -f -o F}, {@code prlimit --nofile=N --}). */
+  public static ServiceProcess launchUnder(List<String> wrapper, Map<String, String> env, String... flags)
+      throws IOException {
+    List<String> cmd = new ArrayList<>(wrapper);
+    cmd.addAll(List.of(javaBin(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
         "io.portshare.runtime.Launcher"));
     cmd.addAll(List.of(flags));
     return start(cmd, env);

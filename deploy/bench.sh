@@ -9,7 +9,7 @@
 #   ROUNDS=3 deploy/bench.sh                     # median and spread of 3 alternated rounds (~15 min on 2 cores)
 #   deploy/bench.sh --target 10.0.0.5:9090       # an existing server, e.g. a Kubernetes Service
 #   deploy/bench.sh --workers 1,2 --modes reuseport,processes --duration 10s
-#   deploy/bench.sh static                       # the static-file table (deploy/bench-static.sh)
+#   deploy/bench.sh static                       # the static-file table against nginx (portshare-bench static)
 #
 # Environment: DURATION (measured per cell, default 5s), WARMUP (default 2s), CONNECTIONS
 # (default 32), ROUNDS (default 1), PORT (servers' port, admin ports PORT+1.., default 19090),
@@ -20,10 +20,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BENCH_JAR=bench/target/portshare-bench.jar
 RPC_JAR=rpc-server/target/portshare-rpc-server.jar
+STATIC_JAR=static-server/target/portshare-static-server.jar
 
-if [ ! -f "$BENCH_JAR" ] || [ ! -f "$RPC_JAR" ]; then
-  echo "bench: building rpc-server and bench" >&2
-  ./mvnw -q -B -pl rpc-server,bench -am package -DskipTests
+if [ ! -f "$BENCH_JAR" ] || [ ! -f "$RPC_JAR" ] || { [ "${1:-}" = static ] && [ ! -f "$STATIC_JAR" ]; }; then
+  echo "bench: building the services and bench" >&2
+  ./mvnw -q -B -pl rpc-server,static-server,bench -am package -DskipTests
 fi
 if [ ! -x bench/peers/c-echo/echo ] && command -v gcc >/dev/null; then
   bench/peers/c-echo/build.sh >&2 || echo "bench: could not build the C echo peer; its row is skipped" >&2

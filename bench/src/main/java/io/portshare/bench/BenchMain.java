@@ -2,6 +2,7 @@ package io.portshare.bench;
 
 import java.io.PrintWriter;
 import picocli.CommandLine;
+import io.portshare.bench.statics.StaticCommand;
 import picocli.CommandLine.Command;
 
 /**

@@ -31,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * some waiting: a SIGTERM 0.2 s after eight connections opened on a fresh process found four still
  * queued and reset them. The queue length is the listener's TCP_INFO (tcpi_unacked); where it
  * cannot be read (NIO transport, not Linux) the listener closes at once.
+ *
+ * <p>An inherited listening socket ({@link InheritedListener}) is not closed at all: its holder
+ * keeps it for a successor that shares its accept queue, so the drain only stops accepting on it
+ * (takes it off the event loop). What waits in its queue is the successor's, and nothing is reset.
  */
 final class Listeners {
 
@@ -56,13 +60,17 @@ final class Listeners {
     long deadline = System.nanoTime() + queueWait.toNanos();
     List<ChannelFuture> closed = new ArrayList<>();
     for (Channel listener : group) {
+      if (InheritedListener.is(listener)) {
+        closed.add(listener.deregister());
+        continue;
+      }
       closed.add(listener.closeFuture());
       listener.eventLoop().execute(() -> closeWhenQueueEmpty(listener, deadline));
     }
     long waitMillis = queueWait.toMillis() + 5000;
     for (ChannelFuture f : closed) {
       if (!f.awaitUninterruptibly(waitMillis)) {
-        LOG.warn("a listening socket did not close in {} ms; draining anyway", waitMillis);
+        LOG.warn("a listening socket did not stop accepting in {} ms; draining anyway", waitMillis);
         return;
       }
     }

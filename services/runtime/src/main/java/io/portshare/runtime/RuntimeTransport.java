@@ -16,6 +16,7 @@ import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.transport.Transport;
 import java.net.SocketAddress;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The Netty transport the runtime gives every service Vert.x: the chosen one (epoll or NIO),
@@ -31,6 +32,8 @@ import java.util.concurrent.ThreadFactory;
  *   <li>With {@code acceptOnEventLoop}, for a Vert.x instance with one event loop whose listening
  *       socket is its own (reuseport, pinned), the acceptor "group" is that same event loop, so a
  *       connection is accepted, registered and served on one thread as a C epoll server does.
+ *   <li>With an {@code inheritedFd}, the first server socket Vert.x asks for is that inherited
+ *       listening socket rather than a new one ({@link InheritedListener}).
  * </ul>
  */
 final class RuntimeTransport implements Transport {
@@ -38,10 +41,11 @@ final class RuntimeTransport implements Transport {
   private final Transport delegate;
   private final Spi spi;
 
+  /** @param inheritedFd a listening socket this Vert.x serves instead of binding one, or -1 */
   RuntimeTransport(Transport delegate, boolean acceptOnEventLoop, Listeners listeners,
-      AcceptErrorHandler acceptErrors) {
+      AcceptErrorHandler acceptErrors, int inheritedFd) {
     this.delegate = delegate;
-    this.spi = new Spi(delegate.implementation(), acceptOnEventLoop, listeners, acceptErrors);
+    this.spi = new Spi(delegate.implementation(), acceptOnEventLoop, listeners, acceptErrors, inheritedFd);
   }
 
   @Override
@@ -70,14 +74,16 @@ final class RuntimeTransport implements Transport {
     private final boolean acceptOnEventLoop;
     private final Listeners listeners;
     private final AcceptErrorHandler acceptErrors;
+    private final AtomicInteger inheritedFd;
     private EventLoopGroup ioGroup;
 
     Spi(io.vertx.core.spi.transport.Transport delegate, boolean acceptOnEventLoop, Listeners listeners,
-        AcceptErrorHandler acceptErrors) {
+        AcceptErrorHandler acceptErrors, int inheritedFd) {
       this.delegate = delegate;
       this.acceptOnEventLoop = acceptOnEventLoop;
       this.listeners = listeners;
       this.acceptErrors = acceptErrors;
+      this.inheritedFd = new AtomicInteger(inheritedFd);
     }
 
     @Override
@@ -146,7 +152,9 @@ final class RuntimeTransport implements Transport {
 
     @Override
     public ChannelFactory<? extends ServerChannel> serverChannelFactory(boolean domainSocket) {
-      return delegate.serverChannelFactory(domainSocket);
+      // Handed out once: the inherited socket is the service port's, the first server Vert.x binds.
+      int fd = domainSocket ? -1 : inheritedFd.getAndSet(-1);
+      return fd < 0 ? delegate.serverChannelFactory(domainSocket) : () -> InheritedListener.open(fd);
     }
 
     @Override
@@ -168,6 +176,9 @@ final class RuntimeTransport implements Transport {
         @Override
         protected void initChannel(ServerChannel listener) {
           listeners.add(listener);
+          if (InheritedListener.is(listener)) {
+            listener.pipeline().addLast(new InheritedListener.Gate());
+          }
           listener.pipeline().addLast(acceptErrors);
         }
       });

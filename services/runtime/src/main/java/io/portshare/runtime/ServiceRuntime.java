@@ -38,6 +38,7 @@ public final class ServiceRuntime {
 
   private final ServiceDescriptor descriptor;
   private final Settings settings;
+  private final InheritedSockets inherited;
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final LongAdder openConnections = new LongAdder();
   private final List<Vertx> serviceVertx = new ArrayList<>();
@@ -64,9 +65,10 @@ public final class ServiceRuntime {
   private final boolean acceptOnEventLoop =
       Boolean.parseBoolean(System.getProperty("portshare.accept-on-event-loop", "true"));
 
-  private ServiceRuntime(ServiceDescriptor descriptor, Settings settings) {
+  private ServiceRuntime(ServiceDescriptor descriptor, Settings settings, InheritedSockets inherited) {
     this.descriptor = descriptor;
     this.settings = settings;
+    this.inherited = inherited;
   }
 
   /**
@@ -77,9 +79,17 @@ public final class ServiceRuntime {
     return start(descriptor, Settings.resolve(Launcher.options(descriptor), List.of(flags), java.util.Map.of()));
   }
 
-  /** Starts the service and blocks until it listens and is ready. */
+  /** Starts the service, binding its own sockets, and blocks until it listens and is ready. */
   public static ServiceRuntime start(ServiceDescriptor descriptor, Settings settings) {
-    ServiceRuntime rt = new ServiceRuntime(descriptor, settings);
+    return start(descriptor, settings, InheritedSockets.none());
+  }
+
+  /**
+   * Starts the service on {@code inherited} listening sockets (none: it binds its own) and blocks
+   * until it listens and is ready.
+   */
+  static ServiceRuntime start(ServiceDescriptor descriptor, Settings settings, InheritedSockets inherited) {
+    ServiceRuntime rt = new ServiceRuntime(descriptor, settings, inherited);
     try {
       rt.startAll();
     } catch (StartException | UsageException e) {
@@ -109,6 +119,15 @@ public final class ServiceRuntime {
       }
     }
     descriptor.validate(settings);
+    if (!inherited.isEmpty()) {
+      inherited.check(mode, instances, settings);
+      if (transport != Transport.EPOLL) {
+        throw new UsageException(inherited.source() + ": serving inherited sockets needs --transport epoll (this "
+            + "runs " + transport.name().toLowerCase(java.util.Locale.ROOT) + ")");
+      }
+      LOG.info("serving {} inherited listening socket(s) on port {} from {}", inherited.size(), inherited.port(),
+          inherited.source());
+    }
 
     // No Vert.x instance runs the metrics SPI: it would put a per-request timer on every hot path.
     // Services count what matters themselves, cheaply, per connection or per read; the JVM's own
@@ -124,22 +143,25 @@ public final class ServiceRuntime {
     new FileDescriptorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     registerInfo();
-    admin = new AdminServer(adminVertx, registry, settings.getString("host"), settings.getInt("admin-port"));
+    // A supervisor's replacement child starts while the one it replaces still drains on the same
+    // admin port: both hold it for that while (SO_REUSEPORT), as they share the service port.
+    admin = new AdminServer(adminVertx, registry, settings.getString("host"), settings.getInt("admin-port"),
+        inherited.fromSupervisor());
     await(admin.start(), "admin port " + settings.getInt("admin-port"));
 
     acceptErrors = new AcceptErrorHandler(descriptor.name(), openConnections::sum);
-    port = settings.getInt("port");
+    port = inherited.isEmpty() ? settings.getInt("port") : inherited.port();
     if (mode == ScalingMode.SHARED) {
       // One Vert.x shares one socket among its verticles by host and port; port 0 would give each
       // its own random port, so ask for Vert.x's "shared random port" (-1) instead.
       int requested = port;
       port = requested == 0 ? -1 : requested;
-      await(deploy(newServiceVertx(instances), 0, instances), "port " + requested);
+      await(deploy(newServiceVertx(instances, inheritedFd(0)), 0, instances), "port " + requested);
       port = contexts.get(0).actualPort();
     } else if (pinned != null) {
       // One after another, in CPU order: the steering program numbers the listeners in bind order.
       for (int i = 0; i < instances; i++) {
-        Vertx vertx = newServiceVertx(1);
+        Vertx vertx = newServiceVertx(1, inheritedFd(i));
         pinned.pin(vertx, i);
         await(deploy(vertx, i, 1), "port " + port);
         port = contexts.get(0).actualPort();
@@ -154,12 +176,12 @@ public final class ServiceRuntime {
     } else {
       // Each instance binds its own SO_REUSEPORT socket; the first binds alone so that port 0
       // resolves to one port that the rest then join.
-      Vertx first = newServiceVertx(1);
+      Vertx first = newServiceVertx(1, inheritedFd(0));
       await(deploy(first, 0, 1), "port " + port);
       port = contexts.get(0).actualPort();
       List<Future<?>> rest = new ArrayList<>();
       for (int i = 1; i < instances; i++) {
-        rest.add(deploy(newServiceVertx(1), i, 1));
+        rest.add(deploy(newServiceVertx(1, inheritedFd(i)), i, 1));
       }
       await(Future.all(rest), "port " + port);
     }
@@ -185,7 +207,12 @@ public final class ServiceRuntime {
     }
   }
 
-  private Vertx newServiceVertx(int eventLoops) {
+  private int inheritedFd(int index) {
+    return inherited.isEmpty() ? -1 : inherited.fd(index);
+  }
+
+  /** @param inheritedFd the listening socket this Vert.x serves, or -1 to bind its own */
+  private Vertx newServiceVertx(int eventLoops, int inheritedFd) {
     Vertx vertx = Vertx.builder()
         .with(new VertxOptions()
             .setEventLoopPoolSize(eventLoops)
@@ -193,7 +220,7 @@ public final class ServiceRuntime {
             .setInternalBlockingPoolSize(Math.max(2, eventLoops))
             .setPreferNativeTransport(transport != Transport.NIO))
         .withTransport(new RuntimeTransport(transport, acceptOnEventLoop && eventLoops == 1, listeners,
-            acceptErrors))
+            acceptErrors, inheritedFd))
         .build();
     synchronized (serviceVertx) {
       serviceVertx.add(vertx);

@@ -50,8 +50,9 @@ final class RollingRestart {
       double seconds = (System.nanoTime() - t0) / 1e9;
       long failures = load.failures();
       boolean cleanExits = exitCodes.stream().allMatch(c -> c == 0);
-      // With or without migration: the drain closes a listener only once its accept queue is empty
-      // (README, Shutdown), so nothing is left for the kernel to reset.
+      // Judged 0 with or without migration, as README's table has it: the drain closes a listener
+      // only once its accept queue is empty (README, Shutdown), leaving a window of microseconds
+      // between that look and close(); a loss in it is a finding, not noise.
       boolean ok = cleanExits && failures == 0 && load.transactions.get() > 0;
       String what = "rolling restart x" + restarts + ", tcp_migrate_req=" + migrate
           + (namespace.isEmpty() ? "" : " (netns)");

@@ -68,7 +68,7 @@ class SoakScenariosTest {
     String setting = migrate ? "1" : "0";
     ScenarioResult r;
     if (NetNamespace.available()) {
-      r = SoakMain.rollingInNamespace(cfg, Repository.root(), migrate);
+      r = SoakMain.inNamespace("rolling", cfg, Repository.root(), migrate);
     } else {
       assumeTrue(setting.equals(RollingRestart.readMigrate()), "needs root for a network namespace, or "
           + "net.ipv4.tcp_migrate_req=" + setting + " on this host (it is " + RollingRestart.readMigrate() + ")");
@@ -77,6 +77,22 @@ class SoakScenariosTest {
     assertThat(r.what()).contains("tcp_migrate_req=" + setting);
     holds(r);
     assertThat(r.failures()).as(r.line()).isZero();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"handover", "handover-activate"})
+  void sighupReplacementThroughTheSupervisorThatHoldsTheSocketsLosesNoTransactionWithoutMigration(String scenario)
+      throws Exception {
+    ScenarioResult r;
+    if (NetNamespace.available()) {
+      r = SoakMain.inNamespace(scenario, cfg, Repository.root(), false);
+      assertThat(r.what()).contains("tcp_migrate_req=0");
+    } else {
+      r = SocketHandover.run(cfg, scenario.equals("handover-activate"));
+    }
+    holds(r);
+    assertThat(r.failures()).as(r.line()).isZero();
+    assertThat(r.connections()).as(r.line()).isGreaterThanOrEqualTo(cfg.shortConnections());
   }
 
   @Test

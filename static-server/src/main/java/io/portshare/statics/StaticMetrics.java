@@ -21,6 +21,9 @@ final class StaticMetrics {
   long headerTimeouts;
   long badVersions;
 
+  /** Counters in no registry: for warm-up traffic, which the runtime counts apart. */
+  StaticMetrics() {}
+
   StaticMetrics(MeterRegistry registry, String loop) {
     requests(registry, loop, "1xx", m -> m.informational);
     requests(registry, loop, "2xx", m -> m.success);

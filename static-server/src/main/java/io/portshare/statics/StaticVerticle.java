@@ -45,7 +45,9 @@ public final class StaticVerticle extends ServiceVerticle {
   private CharSequence cacheControl;
   private long headerTimeoutMillis;
   private FileCache cache;
+  /** The meters requests count in: warm-up ones before ready, then {@link #served}. */
   private StaticMetrics metrics;
+  private StaticMetrics served;
   private Router listing;
   private final Set<HeadWatch> connections = new HashSet<>();
   /** The Date header, pre-encoded and refreshed once a second as the fast Vert.x servers do. */
@@ -62,7 +64,8 @@ public final class StaticVerticle extends ServiceVerticle {
     headerTimeoutMillis = s.getDuration("header-timeout").toMillis();
     long memoryMax = s.getSize("memory-max");
     cache = new FileCache(root, memoryMax, Math.max(memoryMax, 64L << 20));
-    metrics = new StaticMetrics(service.registry(), Integer.toString(service.instance()));
+    served = new StaticMetrics(service.registry(), Integer.toString(service.instance()));
+    metrics = service.warmingUp() ? new StaticMetrics() : served;
     if (s.getFlag("listing")) {
       listing = Router.router(vertx);
       listing.route().handler(StaticHandler.create(FileSystemAccess.ROOT, root.toString())
@@ -92,6 +95,11 @@ public final class StaticVerticle extends ServiceVerticle {
           metrics.status(req.response().getStatusCode());
         })
         .requestHandler(this::handle));
+  }
+
+  @Override
+  protected void warmedUp() {
+    metrics = served;
   }
 
   private static Buffer constant(String s) {

@@ -71,6 +71,36 @@ class PinnedModeTest {
   }
 
   @Test
+  void inheritedSocketsBoundInCpuOrderArePinnedAndSteeredLikeOwnOnes() throws Exception {
+    int[] cpus = allowedCpus();
+    assumeTrue(cpus.length >= 2, "at least 2 CPUs");
+    List<Integer> fds = new java.util.ArrayList<>();
+    try {
+      int port = 0;
+      for (int i = 0; i < 2; i++) {
+        fds.add(RawListeners.bindReuseport(new java.net.InetSocketAddress("127.0.0.1", port), 128));
+        port = RawListeners.localAddress(fds.get(0)).getPort();
+      }
+      Settings settings = Settings.resolve(Launcher.options(new CpuProbeService()), List.of("--port", "0",
+          "--admin-port", "0", "--instances", "2", "--mode", "pinned"), java.util.Map.of());
+      runtime = ServiceRuntime.start(new CpuProbeService(), settings, InheritedSockets.of(fds, "test", null));
+      assertThat(runtime.mode()).isEqualTo(ScalingMode.PINNED);
+      String processCpus = CpuProbeService.cpusAllowedList("/proc/self/status");
+      for (int k = 0; k < 2; k++) {
+        String expected = "loop=" + k + " loopCpus=" + cpus[k] + " acceptorCpus=" + cpus[k] + " workerCpus="
+            + processCpus;
+        assertThat(connectFromCpu(cpus[k], port, CONNECTIONS_PER_CPU)).allMatch(expected::equals, expected);
+      }
+    } finally {
+      if (runtime != null) {
+        runtime.stop(Duration.ofSeconds(1));
+        runtime = null;
+      }
+      fds.forEach(RawListeners::close);
+    }
+  }
+
+  @Test
   void moreInstancesThanCpusFallsBackToUnpinnedReuseport() throws Exception {
     int[] cpus = allowedCpus();
     runtime = ServiceRuntime.start(new CpuProbeService(), "--port", "0", "--admin-port", "0",

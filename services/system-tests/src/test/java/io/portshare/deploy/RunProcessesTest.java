@@ -133,6 +133,29 @@ class RunProcessesTest {
   }
 
   @Test
+  void aSupervisorKilledWithSigkillLeavesNoProcessBehindOnThePort() throws Exception {
+    int port = freePort();
+    int admin = freePortPair();
+    List<String> log = new CopyOnWriteArrayList<>();
+    Process script = runProcesses(port, admin, log);
+    try {
+      await().atMost(Duration.ofSeconds(120)).until(() -> ready(admin) && ready(admin + 1));
+      List<ProcessHandle> children = script.children().collect(java.util.stream.Collectors.toList());
+      assertThat(children).hasSize(2);
+
+      script.destroyForcibly();
+
+      // Each child drains and exits once its supervisor is gone: no orphan keeps serving the port.
+      // (Their output went through the supervisor, so what they say now is lost.)
+      await().atMost(Duration.ofSeconds(60)).until(() -> children.stream().noneMatch(ProcessHandle::isAlive));
+      assertThat(listeners(port)).as("listeners left on the port").isZero();
+    } finally {
+      script.descendants().forEach(ProcessHandle::destroyForcibly);
+      script.destroyForcibly();
+    }
+  }
+
+  @Test
   void aKilledProcessIsRestartedAndThePortKeepsAnswering() throws Exception {
     int port = freePort();
     int admin = freePortPair();

@@ -10,6 +10,7 @@
 #   deploy/bench.sh --target 10.0.0.5:9090       # an existing server, e.g. a Kubernetes Service
 #   deploy/bench.sh --workers 1,2 --modes reuseport,processes --duration 10s
 #   deploy/bench.sh static                       # the static-file table against nginx (portshare-bench static)
+#   deploy/bench.sh coldstart                    # fresh servers stormed right after ready (deploy/bench-coldstart.sh)
 #
 # Environment: DURATION (measured per cell, default 5s), WARMUP (default 2s), CONNECTIONS
 # (default 32), ROUNDS (default 1), PORT (servers' port, admin ports PORT+1.., default 19090),
@@ -18,6 +19,10 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = "coldstart" ]; then
+  shift
+  exec deploy/bench-coldstart.sh "$@"
+fi
 BENCH_JAR=bench/target/portshare-bench.jar
 RPC_JAR=rpc-server/target/portshare-rpc-server.jar
 STATIC_JAR=static-server/target/portshare-static-server.jar

@@ -26,6 +26,9 @@ public final class Launcher {
   /** Manifest attribute naming the service a jar runs when {@code --service} is not given. */
   public static final String MANIFEST_SERVICE = "Portshare-Service";
 
+  /** The --warmup bound; see README "Warm start" for the measurement behind it. */
+  static final String WARM_UP_DEFAULT = "12s";
+
   private Launcher() {}
 
   public static void main(String[] args) {
@@ -82,9 +85,9 @@ public final class Launcher {
     }
     ServiceRuntime runtime = ServiceRuntime.start(descriptor, settings, inherited);
     long readyMs = (System.nanoTime() - t0) / 1_000_000;
-    log.info("portshare {} {} ready in {} ms: mode={} transport={} instances={} port={} admin-port={}",
+    log.info("portshare {} {} ready in {} ms: mode={} transport={} instances={} port={} admin-port={}; {}",
         descriptor.name(), Version.get(), readyMs, runtime.mode().label(), runtime.transport(),
-        runtime.instances(), runtime.port(), runtime.adminPort());
+        runtime.instances(), runtime.port(), runtime.adminPort(), runtime.startTimes().describe());
 
     Duration drain = settings.getDuration("drain-timeout");
     CountDownLatch stopped = new CountDownLatch(1);
@@ -212,6 +215,8 @@ public final class Launcher {
         Option.choice("transport", "auto", "auto uses native epoll when present, else NIO", "auto", "epoll", "nio"),
         Option.path(Settings.CONFIG, "", "YAML or JSON file of option: value"),
         Option.duration("drain-timeout", "10s", "on SIGTERM, how long open connections may finish"),
+        Option.duration("warmup", WARM_UP_DEFAULT, "before ready, drive every instance with the service's own"
+            + " requests over loopback until throughput settles, at most this long (0: off)"),
         Option.integer("supervise", 0, "run N processes of the service on sockets bound once here; "
             + "SIGHUP replaces them one at a time, nothing reset (0: serve in this process)"),
         Option.choice("log-format", "text", "log lines as text or JSON", "text", "json")));

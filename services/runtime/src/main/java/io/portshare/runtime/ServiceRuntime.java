@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -52,6 +53,9 @@ public final class ServiceRuntime {
   private volatile boolean stopped;
   private AcceptErrorHandler acceptErrors;
   private final Listeners listeners = new Listeners();
+  /** The exchange the warm-up drives, or null when there is none (--warmup 0, or the service has none). */
+  private WarmUpExchange warmUpExchange;
+  private StartTimes startTimes;
   /**
    * Accept on the event loop itself where an instance has one loop and its own socket (see
    * RuntimeTransport). RPC 64B, one transaction per connection, --instances 2 --mode reuseport,
@@ -72,10 +76,15 @@ public final class ServiceRuntime {
 
   /**
    * Starts a service in this JVM from command-line style flags (no environment, no signals):
-   * how tests and embedders run one. Blocks until it listens and is ready.
+   * how tests and embedders run one. Blocks until it listens and is ready. Without a
+   * {@code --warmup} flag it starts cold ({@code --warmup 0}): a test JVM starts many servers.
    */
   public static ServiceRuntime start(ServiceDescriptor descriptor, String... flags) {
-    return start(descriptor, Settings.resolve(Launcher.options(descriptor), List.of(flags), java.util.Map.of()));
+    List<String> all = new ArrayList<>(List.of(flags));
+    if (all.stream().noneMatch(f -> f.equals("--warmup") || f.startsWith("--warmup="))) {
+      all.add("--warmup=0");
+    }
+    return start(descriptor, Settings.resolve(Launcher.options(descriptor), all, java.util.Map.of()));
   }
 
   /** Starts the service, binding its own sockets, and blocks until it listens and is ready. */
@@ -91,9 +100,14 @@ public final class ServiceRuntime {
     ServiceRuntime rt = new ServiceRuntime(descriptor, settings, inherited);
     try {
       rt.startAll();
-    } catch (RuntimeException e) {
+    } catch (StartException | UsageException e) {
       rt.closeAll();
       throw e;
+    } catch (RuntimeException e) {
+      rt.closeAll();
+      // Out of descriptors while making event loops (epoll_create1, eventfd) rather than while
+      // listening: the same clear line as at a listen.
+      throw outOfDescriptors(e, "cannot start " + descriptor.name()).orElseThrow(() -> e);
     }
     return rt;
   }
@@ -122,6 +136,8 @@ public final class ServiceRuntime {
       LOG.info("serving {} inherited listening socket(s) on port {} from {}", inherited.size(), inherited.port(),
           inherited.source());
     }
+    Duration warmUpLimit = settings.getDuration("warmup");
+    warmUpExchange = warmUpLimit.isZero() ? null : descriptor.warmUp(settings).orElse(null);
 
     // No Vert.x instance runs the metrics SPI: it would put a per-request timer on every hot path.
     // Services count what matters themselves, cheaply, per connection or per read; the JVM's own
@@ -179,7 +195,48 @@ public final class ServiceRuntime {
       }
       await(Future.all(rest), "port " + port);
     }
+    long listeningMillis = StartTimes.sinceJvmStart();
+    WarmUp.Result warmed = warmUpExchange == null ? null : warmUp(warmUpLimit);
+    startTimes = new StartTimes(listeningMillis, StartTimes.sinceJvmStart(), warmed);
+    startTimes.register(registry, descriptor.name());
     admin.ready(true);
+  }
+
+  /** Drives every instance with the service's own exchange, then tells each verticle it is over. */
+  private WarmUp.Result warmUp(Duration limit) {
+    String host = settings.getString("host");
+    // A wildcard listener is reached over loopback; a specific address is reached at itself.
+    String target = host.equals("0.0.0.0") || host.isEmpty() ? "127.0.0.1" : host.equals("::") ? "::1" : host;
+    List<Vertx> vertxes;
+    synchronized (serviceVertx) {
+      vertxes = new ArrayList<>(serviceVertx);
+    }
+    List<ServiceContext> instancesNow;
+    synchronized (verticles) {
+      instancesNow = new ArrayList<>(contexts);
+    }
+    WarmUp.Result r = new WarmUp(warmUpExchange, io.vertx.core.net.SocketAddress.inetSocketAddress(port, target), limit)
+        .run(vertxes, mode == ScalingMode.SHARED ? instances : 1, instancesNow);
+    instancesNow.forEach(ServiceContext::warmUpEnded);
+    List<Future<Void>> told = new ArrayList<>();
+    List<ServiceVerticle> all;
+    synchronized (verticles) {
+      all = new ArrayList<>(verticles);
+    }
+    for (ServiceVerticle v : all) {
+      io.vertx.core.Promise<Void> p = io.vertx.core.Promise.promise();
+      v.vertxContext().runOnContext(x -> {
+        v.warmedUp();
+        p.complete();
+      });
+      told.add(p.future());
+    }
+    await(Future.all(told), "the end of the warm-up");
+    if (r.ended().equals("failing")) {
+      LOG.warn("warm-up: the service failed {} of {} warm-up exchanges ({}); ready without it",
+          r.failed(), r.failed() + r.answered(), warmUpExchange);
+    }
+    return r;
   }
 
   private Transport chooseTransport(String wanted) {
@@ -229,7 +286,7 @@ public final class ServiceRuntime {
     return vertx.deployVerticle(() -> {
       int index = next.getAndIncrement();
       ServiceContext ctx = new ServiceContext(descriptor.name(), settings, mode, index, instances, listenPort,
-          registry, openConnections);
+          registry, openConnections, warmUpExchange != null);
       ServiceVerticle v = descriptor.newVerticle();
       v.attach(ctx);
       synchronized (verticles) {
@@ -256,17 +313,26 @@ public final class ServiceRuntime {
         .register(registry);
   }
 
+  /** The clear start error when "Too many open files" is anywhere in the causes. */
+  private static Optional<StartException> outOfDescriptors(Throwable failure, String what) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (String.valueOf(t.getMessage()).contains("Too many open files")) {
+        return Optional.of(new StartException(what + ": out of file descriptors (open files limit "
+            + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", failure));
+      }
+    }
+    return Optional.empty();
+  }
+
   private static <T> T await(Future<T> f, String what) {
     try {
       return f.toCompletionStage().toCompletableFuture().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (java.util.concurrent.ExecutionException e) {
       Throwable cause = e.getCause();
       String msg = String.valueOf(cause.getMessage());
-      for (Throwable t = cause; t != null; t = t.getCause()) {
-        if (String.valueOf(t.getMessage()).contains("Too many open files")) {
-          throw new StartException("cannot start " + what + ": out of file descriptors (open files limit "
-              + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", cause);
-        }
+      Optional<StartException> outOfDescriptors = outOfDescriptors(cause, "cannot start " + what);
+      if (outOfDescriptors.isPresent()) {
+        throw outOfDescriptors.get();
       }
       if (cause instanceof java.net.BindException || msg.contains("Address already in use")) {
         throw new StartException("cannot listen on " + what + ": address already in use", cause);
@@ -367,6 +433,11 @@ public final class ServiceRuntime {
 
   public ServiceDescriptor descriptor() {
     return descriptor;
+  }
+
+  /** When the service listened and when it became ready, and what its warm-up did. */
+  public StartTimes startTimes() {
+    return startTimes;
   }
 
   public PrometheusMeterRegistry registry() {

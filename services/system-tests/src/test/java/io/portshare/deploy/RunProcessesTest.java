@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -140,7 +141,7 @@ class RunProcessesTest {
     Process script = runProcesses(port, admin, log);
     try {
       await().atMost(Duration.ofSeconds(120)).until(() -> ready(admin) && ready(admin + 1));
-      List<ProcessHandle> children = script.children().collect(java.util.stream.Collectors.toList());
+      List<ProcessHandle> children = script.children().collect(Collectors.toList());
       assertThat(children).hasSize(2);
 
       script.destroyForcibly();

@@ -18,9 +18,9 @@ final class Charts {
     return PALETTE[i % PALETTE.length];
   }
 
-  static List<MatrixRow> measuredRows(MatrixResult m) {
-    List<MatrixRow> rows = new ArrayList<>();
-    for (MatrixRow r : m.rows()) {
+  static List<ResultRow> measuredRows(ResultTable m) {
+    List<ResultRow> rows = new ArrayList<>();
+    for (ResultRow r : m.rows()) {
       if (!r.cells().isEmpty()) {
         rows.add(r);
       }
@@ -42,9 +42,9 @@ final class Charts {
     return 10 * p;
   }
 
-  /** Grouped bars: a group per column, a bar per row, in 10^4 trans/s; whiskers show min-max over rounds. */
-  static void throughput(MatrixResult m, Canvas c, int width, int height) {
-    List<MatrixRow> rows = measuredRows(m);
+  /** Grouped bars: a group per column, a bar per row, in the table's shown unit; whiskers show min-max over rounds. */
+  static void throughput(ResultTable m, Canvas c, int width, int height) {
+    List<ResultRow> rows = measuredRows(m);
     double left = 60;
     double right = 20;
     double top = 40;
@@ -53,13 +53,13 @@ final class Charts {
     double plotW = width - left - right;
     double plotH = height - top - bottom;
     double max = 0;
-    for (MatrixRow r : rows) {
-      for (CellResult cell : r.cells()) {
-        max = Math.max(max, cell.maxTransPerSecond() / 1e4);
+    for (ResultRow r : rows) {
+      for (ResultCell cell : r.cells()) {
+        max = Math.max(max, cell.max() / m.scale());
       }
     }
     max = niceMax(max);
-    c.text(width / 2.0, 24, "RPC echo: 10^4 transactions/s (higher is better)", 16, "middle", AXIS);
+    c.text(width / 2.0, 24, m.title() + ": " + m.shownUnit() + " (higher is better)", 16, "middle", AXIS);
     for (int i = 0; i <= 5; i++) {
       double v = max * i / 5;
       double y = top + plotH - plotH * i / 5;
@@ -71,34 +71,34 @@ final class Charts {
     double groupW = plotW / Math.max(1, groups);
     double barW = Math.max(2, (groupW * 0.8) / Math.max(1, rows.size()));
     for (int g = 0; g < groups; g++) {
-      Column col = m.columns().get(g);
+      String col = m.columns().get(g);
       double x0 = left + g * groupW + groupW * 0.1;
       for (int i = 0; i < rows.size(); i++) {
-        CellResult cell = rows.get(i).cell(col);
+        ResultCell cell = rows.get(i).cell(col);
         if (cell == null) {
           continue;
         }
-        double v = cell.medianTransPerSecond() / 1e4;
+        double v = cell.median() / m.scale();
         double h = plotH * v / max;
         double x = x0 + i * barW;
-        c.rect(x, top + plotH - h, barW - 1, h, color(i), rows.get(i).label() + " " + col.label() + ": "
-            + TableFormatter.rate(cell.medianTransPerSecond()) + " x10^4 trans/s, p99 "
-            + TableFormatter.millis(cell.latency().p99()) + " ms");
+        c.rect(x, top + plotH - h, barW - 1, h, color(i), rows.get(i).label() + " " + col + ": "
+            + TableFormatter.scaled(m, cell.median()) + " x " + m.shownUnit() + ", p99 "
+            + TableFormatter.millis(cell.latency().p99()) + " ms" + (cell.clientBound() ? ", client-bound" : ""));
         if (cell.rounds().size() > 1) {
-          double yMin = top + plotH - plotH * cell.minTransPerSecond() / 1e4 / max;
-          double yMax = top + plotH - plotH * cell.maxTransPerSecond() / 1e4 / max;
+          double yMin = top + plotH - plotH * cell.min() / m.scale() / max;
+          double yMax = top + plotH - plotH * cell.max() / m.scale() / max;
           double cx = x + (barW - 1) / 2;
           c.line(cx, yMin, cx, yMax, AXIS, 1);
           c.line(cx - 3, yMin, cx + 3, yMin, AXIS, 1);
           c.line(cx - 3, yMax, cx + 3, yMax, AXIS, 1);
         }
       }
-      c.text(left + g * groupW + groupW / 2, top + plotH + 18, col.label(), 12, "middle", AXIS);
+      c.text(left + g * groupW + groupW / 2, top + plotH + 18, col, 12, "middle", AXIS);
     }
     legend(rows, c, left, height - legendHeight - 4, plotW);
   }
 
-  private static void legend(List<MatrixRow> rows, Canvas c, double x, double y, double width) {
+  private static void legend(List<ResultRow> rows, Canvas c, double x, double y, double width) {
     double cellW = width / 4;
     for (int i = 0; i < rows.size(); i++) {
       double lx = x + (i % 4) * cellW;
@@ -109,8 +109,8 @@ final class Charts {
   }
 
   /** Latency percentiles of one column, one line per row, log scale in ms (lower is better). */
-  static void latency(MatrixResult m, Column col, Canvas c, int width, int height) {
-    List<MatrixRow> rows = measuredRows(m);
+  static void latency(ResultTable m, String col, Canvas c, int width, int height) {
+    List<ResultRow> rows = measuredRows(m);
     double left = 56;
     double right = 16;
     double top = 34;
@@ -120,8 +120,8 @@ final class Charts {
     double plotH = height - top - bottom;
     long minUs = Long.MAX_VALUE;
     long maxUs = 1;
-    for (MatrixRow r : rows) {
-      CellResult cell = r.cell(col);
+    for (ResultRow r : rows) {
+      ResultCell cell = r.cell(col);
       if (cell != null && cell.latency().count() > 0) {
         for (long v : cell.latency().values()) {
           minUs = Math.min(minUs, Math.max(1, v));
@@ -134,7 +134,7 @@ final class Charts {
     }
     double lo = Math.floor(Math.log10(minUs / 1000.0));
     double hi = Math.max(lo + 1, Math.ceil(Math.log10(maxUs / 1000.0)));
-    c.text(width / 2.0, 20, "Latency " + col.label() + ", ms (log scale, lower is better)", 14, "middle", AXIS);
+    c.text(width / 2.0, 20, "Latency " + col + ", ms (log scale, lower is better)", 14, "middle", AXIS);
     for (double d = lo; d <= hi; d++) {
       double y = top + plotH - plotH * (d - lo) / (hi - lo);
       c.line(left, y, left + plotW, y, GRID, 1);
@@ -146,7 +146,7 @@ final class Charts {
       c.text(left + p * step, top + plotH + 18, LatencySummary.LABELS[p], 12, "middle", AXIS);
     }
     for (int i = 0; i < rows.size(); i++) {
-      CellResult cell = rows.get(i).cell(col);
+      ResultCell cell = rows.get(i).cell(col);
       if (cell == null || cell.latency().count() == 0) {
         continue;
       }

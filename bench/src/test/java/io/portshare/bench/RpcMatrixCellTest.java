@@ -32,20 +32,25 @@ class RpcMatrixCellTest {
           Duration.ofSeconds(2), 0, 2, Duration.ofSeconds(5));
       List<Column> columns = List.of(new Column(64, 1024), new Column(1024, 1));
       ByteArrayOutputStream log = new ByteArrayOutputStream();
-      MatrixResult m = new RpcMatrix(base, columns, 1, dir.resolve("servers"), new PrintStream(log), Progress.none())
-          .run(List.of(new RpcMatrix.RowPlan("target", 0, List.of(), false)), Map.of("test", "yes"));
+      // The server runs in this JVM: its "server" CPU is this process's, enough to see it recorded.
+      ResultTable m = new RpcMatrix(base, columns, 1, dir.resolve("servers"), new PrintStream(log), Progress.none())
+          .run(List.of(new RpcMatrix.RowPlan("target", 2, List.of(), false, List.of(ProcessHandle.current().pid()))),
+              Map.of("test", "yes"));
 
       assertThat(m.rows()).hasSize(1);
-      MatrixRow row = m.rows().get(0);
+      ResultRow row = m.rows().get(0);
       assertThat(row.note()).isNull();
+      assertThat(row.keys()).containsEntry("workers", "2").containsEntry("mode", "target");
       assertThat(row.cells()).hasSize(2);
-      for (CellResult c : row.cells()) {
-        assertThat(c.medianTransPerSecond()).as(c.column().label()).isPositive();
-        assertThat(c.errors()).as(c.column().label()).isEmpty();
+      for (ResultCell c : row.cells()) {
+        assertThat(c.median()).as(c.column()).isPositive();
+        assertThat(c.errors()).as(c.column()).isEmpty();
         assertThat(c.latency().p99()).isPositive();
+        assertThat(c.clientCpuMicrosPerOp()).as(c.column()).isPositive();
+        assertThat(c.serverCpuMicrosPerOp()).as(c.column()).isPositive();
       }
 
-      ReportWriter.writeAll(m, dir);
+      ReportWriter.writeAll(m, "portshare-bench rpc-matrix --test", dir);
       for (String f : ReportWriter.files()) {
         assertThat(dir.resolve(f)).isNotEmptyFile();
       }
@@ -53,9 +58,15 @@ class RpcMatrixCellTest {
       // Self-contained: nothing to fetch (the SVG namespace URI is a name, not a request).
       assertThat(html).contains("<svg").contains("64B|1024x")
           .doesNotContain("<script", "<link", "<img", "src=", "href=", "url(", "@import");
-      assertThat(Files.readString(dir.resolve("results.csv")).lines()).hasSize(3);
-      assertThat(Files.readString(dir.resolve("results.json"))).contains("\"transPerSecondMedian\"");
-      byte[] png = Files.readAllBytes(dir.resolve("rpc-matrix.png"));
+      List<String> csv = Files.readString(dir.resolve("results.csv")).lines().toList();
+      assertThat(csv).hasSize(4);
+      assertThat(csv.get(0)).isEqualTo("# portshare-bench rpc-matrix --test");
+      assertThat(csv.get(1)).startsWith("workers,mode,column,round,").contains(",client_cpu_us_per_op,", ",client_bound");
+      assertThat(Files.readString(dir.resolve("results.json"))).contains("\"median\"", "\"clientBound\"",
+          "\"clientCpuUsPerOp\"", "\"command\" : \"portshare-bench rpc-matrix --test\"");
+      assertThat(Files.readString(dir.resolve("table.txt"))).startsWith("# portshare-bench rpc-matrix --test\n")
+          .contains("CPU per operation, us: client / server");
+      byte[] png = Files.readAllBytes(dir.resolve("chart.png"));
       assertThat(png).startsWith(0x89, 'P', 'N', 'G');
     } finally {
       server.stop(Duration.ofSeconds(1));
@@ -68,5 +79,7 @@ class RpcMatrixCellTest {
     assertThat(BenchMain.execute("rpc-matrix", "--columns", "64B-1x")).isEqualTo(2);
     assertThat(BenchMain.execute("rpc-matrix", "--target", "nohostport")).isEqualTo(2);
     assertThat(BenchMain.execute("rpc", "--target", "127.0.0.1:1", "--duration", "soon")).isEqualTo(2);
+    assertThat(BenchMain.execute("rpc", "--target", "127.0.0.1:1", "--engine", "rust")).isEqualTo(2);
+    assertThat(BenchMain.execute("rpc-calibrate", "--targets", "nginx")).isEqualTo(2);
   }
 }

@@ -1,0 +1,27 @@
+package io.portshare.bench;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * One cell of the calibration: the generator's and the C client's runs, pair by pair. The ratio is
+ * the median of the pairs' generator/C ratios, so a machine that is busier during one pair than
+ * another moves both sides of that pair, not the verdict.
+ */
+record Fidelity(double generator, double c, double ratio, String pairRatios, double generatorCpu, double cCpu,
+    long errors) {
+
+  static Fidelity of(List<Measurement> generator, List<Measurement> c) {
+    double[] ratios = IntStream.range(0, Math.min(generator.size(), c.size()))
+        .mapToDouble(i -> RpcCalibrateCommand.ratio(generator.get(i), c.get(i))).toArray();
+    ResultCell g = new ResultCell("generator", generator);
+    ResultCell k = new ResultCell("c", c);
+    String pairs = Arrays.stream(ratios).mapToObj(r -> String.format(Locale.ROOT, "%.2f", r))
+        .collect(Collectors.joining(" "));
+    return new Fidelity(g.median(), k.median(), ResultCell.median(ratios), pairs, g.clientCpuMicrosPerOp(),
+        k.clientCpuMicrosPerOp(), g.errorCount() + k.errorCount());
+  }
+}

@@ -14,7 +14,8 @@
 #   deploy/bench.sh --target 10.0.0.5:9090 --workers 4   # an existing server (another host, a Kubernetes
 #                                                # Service, from a Job); --workers is its worker count
 #   deploy/bench.sh --workers 1,2 --modes reuseport,processes --duration 10s
-#   deploy/bench.sh static                       # the static-file table (deploy/bench-static.sh)
+#   deploy/bench.sh static                       # the static-file table against nginx (portshare-bench static)
+#   deploy/bench.sh coldstart                    # fresh servers stormed right after ready (deploy/bench-coldstart.sh)
 #
 # Environment: DURATION (measured per cell, default 5s), WARMUP (default 2s), CONNECTIONS
 # (default 32), ROUNDS (default 1), PORT (servers' port, admin ports PORT+1.., default 19090),
@@ -24,8 +25,13 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = "coldstart" ]; then
+  shift
+  exec deploy/bench-coldstart.sh "$@"
+fi
 BENCH_JAR=bench/target/portshare-bench.jar
 RPC_JAR=rpc-server/target/portshare-rpc-server.jar
+STATIC_JAR=static-server/target/portshare-static-server.jar
 
 sub=rpc-matrix
 case "${1:-}" in
@@ -37,9 +43,9 @@ for a in "$@"; do
   case "$a" in --target|--target=*) remote=yes ;; esac
 done
 
-if [ ! -f "$BENCH_JAR" ] || { [ "$remote" = no ] && [ ! -f "$RPC_JAR" ]; }; then
-  echo "bench: building rpc-server and bench" >&2
-  ./mvnw -q -B -pl rpc-server,bench -am package -DskipTests
+if [ ! -f "$BENCH_JAR" ] || { [ "$remote" = no ] && [ ! -f "$RPC_JAR" ]; } || { [ "$sub" = static ] && [ ! -f "$STATIC_JAR" ]; }; then
+  echo "bench: building the services and bench" >&2
+  ./mvnw -q -B -pl rpc-server,static-server,bench -am package -DskipTests
 fi
 if { [ ! -x bench/peers/c-echo/echo ] || [ ! -x bench/peers/c-echo/rpcload ]; } && command -v gcc >/dev/null; then
   bench/peers/c-echo/build.sh >&2 || echo "bench: could not build the C peers; the Java generator makes the load, no c-epoll row" >&2

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine;
+import io.portshare.bench.statics.StaticCommand;
 import picocli.CommandLine.Command;
 
 /**

@@ -1,14 +1,13 @@
 package io.portshare.bench;
 
+import io.portshare.bench.results.ClientBound;
+
 /**
  * CPU seconds the client (the load generator) and the server spent over a measured window of
  * {@code wallSeconds}; {@code server} is NaN when the server's processes are not on this machine.
  * {@code clientCores} is how many cores the client can use at most (its threads, within the CPUs).
  */
 public record CpuSpent(double client, double server, double wallSeconds, int clientCores) {
-
-  /** A client that used this share of its cores is saturated. */
-  static final double SATURATED = 0.9;
 
   public static CpuSpent unknown(double wallSeconds) {
     return new CpuSpent(Double.NaN, Double.NaN, wallSeconds, 1);
@@ -23,15 +22,10 @@ public record CpuSpent(double client, double server, double wallSeconds, int cli
     return wallSeconds <= 0 ? Double.NaN : client / (wallSeconds * clientCores);
   }
 
-  /**
-   * The cell measured the client more than the server: the client spent more CPU than the
-   * server, or kept its cores busy.
-   */
+  /** The run measured the client more than the server ({@link ClientBound}); unknown client CPU claims nothing. */
   public boolean clientBound() {
-    if (Double.isNaN(client)) {
-      return false;
-    }
-    return (serverKnown() && client > server) || clientUtilisation() >= SATURATED;
+    return !Double.isNaN(client)
+        && ClientBound.judge(client, server, wallSeconds, clientCores, Runtime.getRuntime().availableProcessors());
   }
 
   /** Microseconds of CPU per operation. */

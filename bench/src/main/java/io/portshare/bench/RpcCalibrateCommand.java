@@ -1,5 +1,10 @@
 package io.portshare.bench;
 
+import io.portshare.bench.results.Machine;
+import io.portshare.bench.results.Results;
+import io.portshare.bench.results.ResultsText;
+import io.portshare.bench.results.ResultsWriter;
+import io.portshare.bench.results.Table;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -100,20 +105,20 @@ final class RpcCalibrateCommand implements Callable<Integer> {
     Path dir = out.resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-calibrate");
     Map<String, String> meta = new LinkedHashMap<>();
     LoadSpec base = load.spec("127.0.0.1", port, 64, 1);
-    meta.put("date", LocalDateTime.now().withNano(0).toString());
-    meta.put("CPUs", Integer.toString(cpus));
-    meta.put("Java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+    String command = BenchMain.commandLine(BenchMain.lastArgs);
+    meta.put("command", command);
+    meta.putAll(Machine.describe());
     meta.put("clients", LoadEngine.JAVA.describe() + " against " + c.describe() + "; " + base.eventLoops()
         + " threads and " + base.connections() + " connections each; warm-up " + base.warmup().toMillis()
         + " ms, measured " + base.duration().toMillis() + " ms per run");
     meta.put("pairs", pairs + " per cell, the order alternating (generator first in odd pairs)");
     meta.put("servers", "c-echo: " + cEcho + " -t " + cpus + "; rpc-server: " + serverJar + " --instances " + cpus
         + " --mode reuseport");
-    meta.put("load average at start", RpcMatrixCommand.loadAverage());
+    meta.put("load average at start", Machine.loadAverage());
     System.out.println("RPC calibration: " + targets.size() + " server(s) x " + cols.size() + " cells x " + pairs
         + " pairs; load average " + meta.get("load average at start") + "; reports in " + dir);
 
-    List<ResultRow> rows = new ArrayList<>();
+    List<RpcResults.RowRuns> rows = new ArrayList<>();
     List<String> verdicts = new ArrayList<>();
     boolean pass = true;
     for (String target : targets) {
@@ -149,8 +154,8 @@ final class RpcCalibrateCommand implements Callable<Integer> {
             java.computeIfAbsent(col, x -> new ArrayList<>()).add(j);
             cTool.computeIfAbsent(col, x -> new ArrayList<>()).add(k);
             System.out.printf("  %-10s %-12s pair %d  generator %8.0f trans/s (CPU %s)  C %8.0f trans/s (CPU %s)  ratio %.2f%n",
-                target, col.label(), pair + 1, j.perSecond(), TableFormatter.cpuText(j), k.perSecond(),
-                TableFormatter.cpuText(k), ratio(j, k));
+                target, col.label(), pair + 1, j.perSecond(), Formats.cpuText(j), k.perSecond(),
+                Formats.cpuText(k), ratio(j, k));
           }
         }
       }
@@ -162,25 +167,24 @@ final class RpcCalibrateCommand implements Callable<Integer> {
         pass &= ok;
         String v = String.format(Locale.ROOT,
             "%-10s %-12s generator %8.0f  C %8.0f trans/s  ratio %.2f (pairs %s)  client CPU us/trans: generator %s, C %s  %s",
-            target, col.label(), f.generator(), f.c(), f.ratio(), f.pairRatios(), TableFormatter.micros(f.generatorCpu()),
-            TableFormatter.micros(f.cCpu()), ok ? "ok" : f.errors() > 0 ? "ERRORS" : "BELOW " + minRatio);
+            target, col.label(), f.generator(), f.c(), f.ratio(), f.pairRatios(), Formats.micros(f.generatorCpu()),
+            Formats.micros(f.cCpu()), ok ? "ok" : f.errors() > 0 ? "ERRORS" : "BELOW " + minRatio);
         verdicts.add(v);
         meta.put("fidelity " + target + " " + col.label(), String.format(Locale.ROOT, "%.2f%s", f.ratio(),
             ok ? "" : " (below " + minRatio + ")"));
       }
     }
-    meta.put("load average at end", RpcMatrixCommand.loadAverage());
-    ResultTable table = new ResultTable("RPC calibration", "transactions/s", 1e4, meta,
-        cols.stream().map(Column::label).toList(), rows);
-    String command = BenchMain.commandLine(BenchMain.lastArgs);
-    ReportWriter.writeAll(table, command, dir);
+    meta.put("load average at end", Machine.loadAverage());
+    Table table = RpcResults.table("rpc-calibration", "RPC calibration", cols.stream().map(Column::label).toList(), rows);
+    ResultsWriter.writeAll(new Results("portshare RPC generator calibration", meta, List.of(table)), dir,
+        Charts.svg(table));
     String summary = "fidelity: generator trans/s / C rpcload trans/s, median of " + pairs
         + " alternated pairs per cell (target " + minRatio + ")\n" + String.join("\n", verdicts) + "\n"
         + (pass ? "PASS: the generator reaches " + minRatio + " of the C client in every cell"
             : "FAIL: the generator is below " + minRatio + " of the C client (or counted errors) in a cell") + "\n";
     Files.writeString(dir.resolve("fidelity.txt"), "# " + command + "\n" + summary, StandardCharsets.UTF_8);
     System.out.println();
-    System.out.print(TableFormatter.format(table));
+    System.out.print(ResultsText.table(table));
     System.out.println();
     System.out.print(summary);
     System.out.println("written: " + dir.resolve("fidelity.txt") + " (and report.html, table.txt, results.json, results.csv)");
@@ -198,13 +202,10 @@ final class RpcCalibrateCommand implements Callable<Integer> {
         targetPort), targetPort + 1, logDir, "calibrate-rpc-server");
   }
 
-  private static ResultRow row(String target, String client, Map<Column, List<Measurement>> cells) {
-    List<ResultCell> rc = new ArrayList<>();
-    cells.forEach((col, ms) -> rc.add(new ResultCell(col.label(), ms)));
-    Map<String, String> keys = new LinkedHashMap<>();
-    keys.put("server", target);
-    keys.put("client", client);
-    return new ResultRow(target + " / " + client, keys, rc, null);
+  private static RpcResults.RowRuns row(String target, String client, Map<Column, List<Measurement>> cells) {
+    Map<String, List<Measurement>> byLabel = new LinkedHashMap<>();
+    cells.forEach((col, ms) -> byLabel.put(col.label(), ms));
+    return new RpcResults.RowRuns(target + " / " + client, 0, byLabel, null);
   }
 
   static double ratio(Measurement generator, Measurement c) {

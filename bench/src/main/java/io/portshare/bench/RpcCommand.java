@@ -48,14 +48,14 @@ final class RpcCommand implements Callable<Integer> {
     LatencySummary l = r.latency();
     System.out.printf("%s %dB|%dx %s, %d connections, %d threads, %s: %.0f trans/s (%s x10^4)%n",
         target, size, perConnection, spec.openLoop() ? "open loop at " + spec.ratePerSecond() + "/s" : "closed loop",
-        spec.connections(), spec.eventLoops(), e.describe(), r.perSecond(), TableFormatter.rate(r.perSecond()));
+        spec.connections(), spec.eventLoops(), e.describe(), r.perSecond(), Formats.rate(r.perSecond()));
     if (l.count() > 0) {
       System.out.printf("latency ms: p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  (%d transactions in %.1f s)%n",
-          TableFormatter.millis(l.p50()), TableFormatter.millis(l.p90()), TableFormatter.millis(l.p99()),
-          TableFormatter.millis(l.p999()), TableFormatter.millis(l.max()), r.operations(), r.seconds());
+          Formats.millis(l.p50()), Formats.millis(l.p90()), Formats.millis(l.p99()),
+          Formats.millis(l.p999()), Formats.millis(l.max()), r.operations(), r.seconds());
     }
-    System.out.println("CPU us/transaction: " + TableFormatter.cpuText(r));
-    System.out.println("errors: " + TableFormatter.errorText(r.sortedErrors()));
+    System.out.println("CPU us/transaction: " + Formats.cpuText(r));
+    System.out.println("errors: " + Formats.errorText(r.sortedErrors()));
     return r.errorCount() == 0 ? 0 : 1;
   }
 }

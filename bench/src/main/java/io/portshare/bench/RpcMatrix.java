@@ -1,5 +1,6 @@
 package io.portshare.bench;
 
+import io.portshare.bench.results.Table;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -32,13 +33,6 @@ public final class RpcMatrix {
     String label() {
       return workers > 0 ? mode + " x" + workers : mode;
     }
-
-    Map<String, String> keys() {
-      Map<String, String> k = new LinkedHashMap<>();
-      k.put("workers", workers > 0 ? Integer.toString(workers) : "-");
-      k.put("mode", mode);
-      return k;
-    }
   }
 
   private final LoadSpec base;
@@ -70,7 +64,8 @@ public final class RpcMatrix {
     this.engine = engine;
   }
 
-  public ResultTable run(List<RowPlan> plans, Map<String, String> meta) {
+  /** The table of the run, rows in the order of {@code plans}. */
+  public Table run(List<RowPlan> plans) {
     Map<RowPlan, Map<Column, List<Measurement>>> results = new LinkedHashMap<>();
     Map<RowPlan, String> notes = new LinkedHashMap<>();
     for (RowPlan p : plans) {
@@ -96,17 +91,13 @@ public final class RpcMatrix {
         }
       }
     }
-    List<ResultRow> rows = new ArrayList<>();
+    List<RpcResults.RowRuns> rows = new ArrayList<>();
     for (RowPlan p : plans) {
-      List<ResultCell> cells = new ArrayList<>();
-      results.get(p).forEach((c, rs) -> {
-        if (!rs.isEmpty()) {
-          cells.add(new ResultCell(c.label(), rs));
-        }
-      });
-      rows.add(new ResultRow(p.label(), p.keys(), cells, notes.get(p)));
+      Map<String, List<Measurement>> cells = new LinkedHashMap<>();
+      results.get(p).forEach((c, rs) -> cells.put(c.label(), rs));
+      rows.add(new RpcResults.RowRuns(p.label(), p.workers(), cells, notes.get(p)));
     }
-    return new ResultTable("RPC echo", "transactions/s", 1e4, meta, columns.stream().map(Column::label).toList(), rows);
+    return RpcResults.table("rpc", "RPC echo", columns.stream().map(Column::label).toList(), rows);
   }
 
   /** Measures one row once; returns why it could not run, or null. */
@@ -141,8 +132,8 @@ public final class RpcMatrix {
             progress.label(String.format("%-10s x%-2d %-12s", plan.mode(), plan.workers(), c.label())), serverCpu);
         into.get(c).add(r);
         log.printf("  round %d  %-10s x%-2d %-12s %10.0f trans/s  p99 %7s ms  CPU us/trans %s  errors: %s%n", round + 1,
-            plan.mode(), plan.workers(), c.label(), r.perSecond(), TableFormatter.millis(r.latency().p99()),
-            TableFormatter.cpuText(r), TableFormatter.errorText(r.sortedErrors()));
+            plan.mode(), plan.workers(), c.label(), r.perSecond(), Formats.millis(r.latency().p99()),
+            Formats.cpuText(r), Formats.errorText(r.sortedErrors()));
       }
       return null;
     } catch (IOException e) {

@@ -1,7 +1,11 @@
 package io.portshare.bench;
 
+import io.portshare.bench.results.Machine;
+import io.portshare.bench.results.Results;
+import io.portshare.bench.results.ResultsText;
+import io.portshare.bench.results.ResultsWriter;
+import io.portshare.bench.results.Table;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -151,16 +154,18 @@ final class RpcMatrixCommand implements Callable<Integer> {
     System.out.println("RPC matrix (" + load0.describe() + "): " + plans.size() + " rows x " + cols.size() + " columns x " + rounds
         + " round(s), about " + estimateSeconds(base, plans.size() * cols.size() * rounds, plans.size() * rounds)
         + " s; load average " + meta.get("load average at start") + "; reports in " + dir);
-    ResultTable result = new RpcMatrix(base, cols, rounds, dir.resolve("servers"), System.out, Progress.onTerminal(),
+    Table table = new RpcMatrix(base, cols, rounds, dir.resolve("servers"), System.out, Progress.onTerminal(),
         target != null ? Duration.ZERO : serverWarmup, load0)
-        .run(plans, meta);
-    result.meta().put("load average at end", loadAverage());
-    ReportWriter.writeAll(result, BenchMain.commandLine(BenchMain.lastArgs), dir);
+        .run(plans);
+    meta.put("load average at end", Machine.loadAverage());
+    Results result = new Results("portshare RPC benchmark", meta, List.of(table));
+    ResultsWriter.writeAll(result, dir, Charts.svg(table));
+    Charts.png(table, dir.resolve("chart.png"));
     System.out.println();
-    System.out.print(TableFormatter.format(result));
+    System.out.print(ResultsText.table(table));
     System.out.println();
-    System.out.println("load average: " + result.meta().get("load average at start") + " at start, "
-        + result.meta().get("load average at end") + " at end (CPUs: " + cpus + ")");
+    System.out.println("load average: " + meta.get("load average at start") + " at start, "
+        + meta.get("load average at end") + " at end (CPUs: " + cpus + ")");
     System.out.println("written: " + dir.resolve("report.html") + " (and table.txt, results.json, results.csv, chart.png)");
     return result.anyErrors() ? 1 : 0;
   }
@@ -179,11 +184,8 @@ final class RpcMatrixCommand implements Callable<Integer> {
 
   private Map<String, String> meta(LoadSpec s, int rounds, LoadEngine load0) {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("date", LocalDateTime.now().withNano(0).toString());
-    m.put("host", hostName());
-    m.put("CPUs", Integer.toString(Runtime.getRuntime().availableProcessors()));
-    m.put("OS", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
-    m.put("Java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+    m.put("command", BenchMain.commandLine(BenchMain.lastArgs));
+    m.putAll(Machine.describe());
     m.put("target", target != null ? target + (serverPids == null ? " (server CPU not known: give --server-pid)" : "")
         : "rpc-server started per row on " + s.host() + ":" + s.port()
         + " (" + serverJar + ", JVM " + serverJvmOptions + ")");
@@ -195,24 +197,7 @@ final class RpcMatrixCommand implements Callable<Integer> {
     m.put("server warm-up", target != null ? "none (existing target)"
         : serverWarmup.toMillis() + " ms of unmeasured load after each server start");
     m.put("rounds", rounds + (rounds > 1 ? " (order of rows and columns reversed every other round)" : ""));
-    m.put("load average at start", loadAverage());
+    m.put("load average at start", Machine.loadAverage());
     return m;
-  }
-
-  static String loadAverage() {
-    try {
-      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-      return f[0] + " " + f[1] + " " + f[2];
-    } catch (IOException | RuntimeException e) {
-      return "unknown";
-    }
-  }
-
-  private static String hostName() {
-    try {
-      return InetAddress.getLocalHost().getHostName().toLowerCase(Locale.ROOT);
-    } catch (IOException e) {
-      return "unknown";
-    }
   }
 }

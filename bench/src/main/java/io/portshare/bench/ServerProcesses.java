@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * admin port, and stopped with SIGTERM (then killed if they do not go). Their output goes to a log
  * file per process next to the report.
  */
-final class ServerProcesses implements AutoCloseable {
+public final class ServerProcesses implements AutoCloseable {
 
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
   private static final Pattern INFO_MODE = Pattern.compile("portshare_info\\{[^}]*mode=\"([a-z-]+)\"");
@@ -53,7 +53,7 @@ final class ServerProcesses implements AutoCloseable {
     return out;
   }
 
-  static ServerProcesses start(List<List<String>> commands, int firstAdminPort, Path logDir, String name)
+  public static ServerProcesses start(List<List<String>> commands, int firstAdminPort, Path logDir, String name)
       throws IOException {
     ServerProcesses s = new ServerProcesses(firstAdminPort);
     Files.createDirectories(logDir);
@@ -75,7 +75,7 @@ final class ServerProcesses implements AutoCloseable {
   }
 
   /** A server without an admin port (the C peer): ready when its traffic port accepts. */
-  static ServerProcesses startPlain(List<String> command, String host, int port, Path logDir, String name)
+  public static ServerProcesses startPlain(List<String> command, String host, int port, Path logDir, String name)
       throws IOException {
     ServerProcesses s = new ServerProcesses(-1);
     Files.createDirectories(logDir);
@@ -134,7 +134,7 @@ final class ServerProcesses implements AutoCloseable {
   }
 
   /** The scaling mode the first process says it runs, from its {@code portshare_info} metric. */
-  String reportedMode() {
+  public String reportedMode() {
     try {
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(
           URI.create("http://127.0.0.1:" + firstAdminPort + "/metrics")).timeout(Duration.ofSeconds(5)).build(),
@@ -169,6 +169,11 @@ final class ServerProcesses implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** The started processes, e.g. to read their CPU time from {@code /proc}. */
+  public List<ProcessHandle> handles() {
+    return processes.stream().map(Process::toHandle).toList();
   }
 
   /** SIGTERM to all, then wait for the drain; whatever is still alive after 15 s is killed. */

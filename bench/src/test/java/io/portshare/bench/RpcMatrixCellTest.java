@@ -2,6 +2,11 @@ package io.portshare.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.portshare.bench.results.Cell;
+import io.portshare.bench.results.Results;
+import io.portshare.bench.results.ResultsWriter;
+import io.portshare.bench.results.Row;
+import io.portshare.bench.results.Table;
 import io.portshare.rpc.RpcService;
 import io.portshare.runtime.ServiceRuntime;
 import java.io.ByteArrayOutputStream;
@@ -33,25 +38,27 @@ class RpcMatrixCellTest {
       List<Column> columns = List.of(new Column(64, 1024), new Column(1024, 1));
       ByteArrayOutputStream log = new ByteArrayOutputStream();
       // The server runs in this JVM: its "server" CPU is this process's, enough to see it recorded.
-      ResultTable m = new RpcMatrix(base, columns, 1, dir.resolve("servers"), new PrintStream(log), Progress.none())
-          .run(List.of(new RpcMatrix.RowPlan("target", 2, List.of(), false, List.of(ProcessHandle.current().pid()))),
-              Map.of("test", "yes"));
+      Table t = new RpcMatrix(base, columns, 1, dir.resolve("servers"), new PrintStream(log), Progress.none())
+          .run(List.of(new RpcMatrix.RowPlan("target", 2, List.of(), false, List.of(ProcessHandle.current().pid()))));
 
-      assertThat(m.rows()).hasSize(1);
-      ResultRow row = m.rows().get(0);
+      assertThat(t.rows()).hasSize(1);
+      Row row = t.rows().get(0);
       assertThat(row.note()).isNull();
-      assertThat(row.keys()).containsEntry("workers", "2").containsEntry("mode", "target");
+      assertThat(row.label()).isEqualTo("target x2");
       assertThat(row.cells()).hasSize(2);
-      for (ResultCell c : row.cells()) {
-        assertThat(c.median()).as(c.column()).isPositive();
-        assertThat(c.errors()).as(c.column()).isEmpty();
-        assertThat(c.latency().p99()).isPositive();
-        assertThat(c.clientCpuMicrosPerOp()).as(c.column()).isPositive();
-        assertThat(c.serverCpuMicrosPerOp()).as(c.column()).isPositive();
+      for (Cell c : row.cells()) {
+        assertThat(c.median(RpcResults.RATE)).as(c.column()).isPositive();
+        assertThat(c.errors()).as(c.column()).isZero();
+        assertThat(c.median(RpcResults.P99)).isPositive();
+        assertThat(c.median(RpcResults.CLIENT_CPU)).as(c.column()).isPositive();
+        assertThat(c.median(RpcResults.SERVER_CPU)).as(c.column()).isPositive();
+        assertThat(c.median(RpcResults.PER_WORKER)).isEqualTo(c.median(RpcResults.RATE) / 2);
       }
 
-      ReportWriter.writeAll(m, "portshare-bench rpc-matrix --test", dir);
-      for (String f : ReportWriter.files()) {
+      ResultsWriter.writeAll(new Results("portshare RPC benchmark", Map.of("command", "portshare-bench rpc-matrix --test"),
+          List.of(t)), dir, Charts.svg(t));
+      Charts.png(t, dir.resolve("chart.png"));
+      for (String f : ResultsWriter.FILES) {
         assertThat(dir.resolve(f)).isNotEmptyFile();
       }
       String html = Files.readString(dir.resolve("report.html"));
@@ -59,13 +66,10 @@ class RpcMatrixCellTest {
       assertThat(html).contains("<svg").contains("64B|1024x")
           .doesNotContain("<script", "<link", "<img", "src=", "href=", "url(", "@import");
       List<String> csv = Files.readString(dir.resolve("results.csv")).lines().toList();
-      assertThat(csv).hasSize(4);
-      assertThat(csv.get(0)).isEqualTo("# portshare-bench rpc-matrix --test");
-      assertThat(csv.get(1)).startsWith("workers,mode,column,round,").contains(",client_cpu_us_per_op,", ",client_bound");
-      assertThat(Files.readString(dir.resolve("results.json"))).contains("\"median\"", "\"clientBound\"",
-          "\"clientCpuUsPerOp\"", "\"command\" : \"portshare-bench rpc-matrix --test\"");
-      assertThat(Files.readString(dir.resolve("table.txt"))).startsWith("# portshare-bench rpc-matrix --test\n")
-          .contains("CPU per operation, us: client / server");
+      assertThat(csv.get(0)).isEqualTo("# command: portshare-bench rpc-matrix --test");
+      assertThat(csv).anyMatch(l -> l.startsWith("rpc,target x2,64B|1024x,1,") && l.contains(",client_cpu_us,"));
+      assertThat(Files.readString(dir.resolve("results.json"))).contains("\"clientBound\"", "\"client_cpu_us\"",
+          "\"server_cpu_us\"", "portshare-bench rpc-matrix --test");
       byte[] png = Files.readAllBytes(dir.resolve("chart.png"));
       assertThat(png).startsWith(0x89, 'P', 'N', 'G');
     } finally {

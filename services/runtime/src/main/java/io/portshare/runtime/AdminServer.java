@@ -20,14 +20,17 @@ final class AdminServer {
   private final PrometheusMeterRegistry registry;
   private final String host;
   private final int port;
+  private final boolean shared;
   private volatile boolean ready;
   private HttpServer server;
 
-  AdminServer(Vertx vertx, PrometheusMeterRegistry registry, String host, int port) {
+  /** @param shared whether another process may listen on the same admin port (SO_REUSEPORT) */
+  AdminServer(Vertx vertx, PrometheusMeterRegistry registry, String host, int port, boolean shared) {
     this.vertx = vertx;
     this.registry = registry;
     this.host = host;
     this.port = port;
+    this.shared = shared;
   }
 
   Future<HttpServer> start() {
@@ -39,7 +42,8 @@ final class AdminServer {
     router.get("/health/live").handler(live);
     router.get("/health/ready").handler(readiness);
     router.get("/metrics").handler(PrometheusScrapingHandler.create(registry));
-    server = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port).setReuseAddress(true));
+    server = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port).setReuseAddress(true)
+        .setReusePort(shared));
     return server.requestHandler(router).listen();
   }
 

@@ -25,6 +25,9 @@ public final class Launcher {
   /** Manifest attribute naming the service a jar runs when {@code --service} is not given. */
   public static final String MANIFEST_SERVICE = "Portshare-Service";
 
+  /** The --warmup bound; see README "Warm start" for the measurement behind it. */
+  static final String WARM_UP_DEFAULT = "12s";
+
   private Launcher() {}
 
   public static void main(String[] args) {
@@ -70,12 +73,21 @@ public final class Launcher {
     Logger log = LoggerFactory.getLogger(Launcher.class);
 
     logFileLimit(log);
+    if (settings.getInt("supervise") != 0) {
+      return Supervisor.run(descriptor, settings, args, env, out);
+    }
     long t0 = System.nanoTime();
-    ServiceRuntime runtime = ServiceRuntime.start(descriptor, settings);
+    InheritedSockets inherited = InheritedSockets.fromEnvironment(env);
+    if (inherited.fromSupervisor()) {
+      // A closed terminal hangs up the supervisor's whole process group; only the supervisor acts on it.
+      onSignal("HUP", () -> log.info("SIGHUP ignored: the supervisor replaces its children"));
+    }
+    ServiceRuntime runtime = ServiceRuntime.start(descriptor, settings, inherited);
     long readyMs = (System.nanoTime() - t0) / 1_000_000;
-    log.info("portshare {} {} ready in {} ms: mode={} transport={} instances={} port={} admin-port={}",
+    log.info("portshare {} {} ready in {} ms: mode={} transport={} instances={} port={} admin-port={}; {}",
         descriptor.name(), Version.get(), readyMs, runtime.mode().label(), runtime.transport(),
-        runtime.instances(), runtime.port(), runtime.adminPort());
+        runtime.instances(), runtime.port(), runtime.adminPort(), runtime.startTimes().describe());
+    inherited.reportReady();
 
     Duration drain = settings.getDuration("drain-timeout");
     CountDownLatch stopped = new CountDownLatch(1);
@@ -85,8 +97,8 @@ public final class Launcher {
       log.info("stopped");
       stopped.countDown();
     };
-    onSignal("TERM", stop);
-    onSignal("INT", stop);
+    onSignal("TERM", () -> new Thread(stop, "portshare-stop").start());
+    onSignal("INT", () -> new Thread(stop, "portshare-stop").start());
     stopped.await();
     return 0;
   }
@@ -105,13 +117,13 @@ public final class Launcher {
     }
   }
 
-  /** Replaces the JVM's default handler so that a drained stop exits 0 rather than 143. */
-  private static void onSignal(String name, Runnable action) {
+  /**
+   * Replaces the JVM's default handler (so that a drained stop exits 0 rather than 143); the action
+   * runs on the JVM's signal thread and must be quick.
+   */
+  static void onSignal(String name, Runnable action) {
     try {
-      sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> {
-        Thread t = new Thread(action, "portshare-stop");
-        t.start();
-      });
+      sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> action.run());
     } catch (IllegalArgumentException e) {
       // The signal is not available on this platform; the default handling stays.
     }
@@ -187,9 +199,14 @@ public final class Launcher {
         Option.string("host", "0.0.0.0", "address to listen on"),
         Option.integer("instances", cpus, "event loops serving the port (default: CPUs this JVM may use)"),
         Option.choice("mode", "reuseport", "how instances share the port", "shared", "reuseport", "pinned"),
-        Option.choice("transport", "auto", "auto uses native epoll when present, else NIO", "auto", "epoll", "nio"),
+        Option.choice("transport", "auto", "auto uses native epoll when present, else NIO; io_uring falls back "
+            + "to epoll where refused", "auto", "epoll", "io_uring", "nio"),
         Option.path(Settings.CONFIG, "", "YAML or JSON file of option: value"),
         Option.duration("drain-timeout", "10s", "on SIGTERM, how long open connections may finish"),
+        Option.duration("warmup", WARM_UP_DEFAULT, "before ready, drive every instance with the service's own"
+            + " requests over loopback until throughput settles, at most this long (0: off)"),
+        Option.integer("supervise", 0, "run N processes of the service on sockets bound once here; "
+            + "SIGHUP replaces them one at a time, nothing reset (0: serve in this process)"),
         Option.choice("log-format", "text", "log lines as text or JSON", "text", "json")));
     options.addAll(d.options());
     return options;

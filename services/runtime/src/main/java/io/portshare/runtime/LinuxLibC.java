@@ -8,18 +8,29 @@ import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
 
 /**
- * The few glibc calls the pinned mode and the drain make, through JNA. None of them is on a hot
- * path: they run once per thread or per listener at start, or while a listener closes. JNA rather than the JDK's foreign function API because
+ * The few glibc calls the pinned mode, the drain and inherited sockets make, through JNA. None of
+ * them is on a hot path: they run once per thread or per listener at start, or while a listener closes. JNA rather than the JDK's foreign function API because
  * the runtime targets Java 17, where that API is still incubating.
  */
 interface LinuxLibC extends Library {
 
   int SOL_SOCKET = 1;
+  int SO_REUSEADDR = 2;
+  int SO_TYPE = 3;
   int SO_REUSEPORT = 15;
+  int SO_ACCEPTCONN = 30;
+  int SO_DOMAIN = 39;
   /** asm-generic value, which x86-64 and aarch64 use (other architectures number it differently). */
   int SO_ATTACH_REUSEPORT_CBPF = 51;
   int AF_INET = 2;
+  int AF_INET6 = 10;
   int SOCK_STREAM = 1;
+  int F_SETFD = 2;
+  int F_GETFL = 3;
+  int F_SETFL = 4;
+  int FD_CLOEXEC = 1;
+  /** asm-generic value, which x86-64 and aarch64 use. */
+  int O_NONBLOCK = 0x800;
 
   int sched_getaffinity(int pid, NativeLong cpusetsize, Pointer mask) throws LastErrorException;
 
@@ -38,6 +49,13 @@ interface LinuxLibC extends Library {
   int listen(int fd, int backlog) throws LastErrorException;
 
   int close(int fd);
+
+  int dup(int fd) throws LastErrorException;
+
+  int getsockname(int fd, Pointer addr, Pointer addrlen) throws LastErrorException;
+
+  /** Only the commands that take an int (or nothing): F_GETFL, F_SETFL, F_SETFD. */
+  int fcntl(int fd, int cmd, int arg) throws LastErrorException;
 
   /** Loads libc, or says in one line why the pinned mode cannot use it here. */
   static LinuxLibC load() throws UnsupportedOperationException {

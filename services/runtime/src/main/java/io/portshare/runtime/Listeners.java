@@ -3,9 +3,9 @@ package io.portshare.runtime;
 import com.sun.jna.Memory;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.unix.UnixChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * some waiting: a SIGTERM 0.2 s after eight connections opened on a fresh process found four still
  * queued and reset them. The queue length is the listener's TCP_INFO (tcpi_unacked); where it
  * cannot be read (NIO transport, not Linux) the listener closes at once.
+ *
+ * <p>An inherited listening socket ({@link InheritedListener}) is not closed at all: its holder
+ * keeps it for a successor that shares its accept queue, so the drain only stops accepting on it
+ * (takes it off the event loop). What waits in its queue is the successor's, and nothing is reset.
  */
 final class Listeners {
 
@@ -56,13 +60,17 @@ final class Listeners {
     long deadline = System.nanoTime() + queueWait.toNanos();
     List<ChannelFuture> closed = new ArrayList<>();
     for (Channel listener : group) {
+      if (InheritedListener.is(listener)) {
+        closed.add(listener.deregister());
+        continue;
+      }
       closed.add(listener.closeFuture());
       listener.eventLoop().execute(() -> closeWhenQueueEmpty(listener, deadline));
     }
     long waitMillis = queueWait.toMillis() + 5000;
     for (ChannelFuture f : closed) {
       if (!f.awaitUninterruptibly(waitMillis)) {
-        LOG.warn("a listening socket did not close in {} ms; draining anyway", waitMillis);
+        LOG.warn("a listening socket did not stop accepting in {} ms; draining anyway", waitMillis);
         return;
       }
     }
@@ -83,7 +91,8 @@ final class Listeners {
 
   /** Connections waiting in the listener's accept queue; 0 when that cannot be told. */
   static int waiting(Channel listener) {
-    if (!(listener instanceof EpollServerSocketChannel) || !listener.isOpen()) {
+    // Epoll and io_uring listeners both have their socket's fd; NIO's is out of reach.
+    if (!(listener instanceof UnixChannel) || !listener.isOpen()) {
       return 0;
     }
     LinuxLibC libc;
@@ -92,7 +101,7 @@ final class Listeners {
     } catch (UnsupportedOperationException e) {
       return 0;
     }
-    int fd = ((EpollServerSocketChannel) listener).fd().intValue();
+    int fd = ((UnixChannel) listener).fd().intValue();
     try (Memory info = new Memory(TCP_INFO_READ); Memory length = new Memory(4)) {
       info.clear();
       length.setInt(0, TCP_INFO_READ);

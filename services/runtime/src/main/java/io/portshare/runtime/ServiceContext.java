@@ -27,12 +27,15 @@ public final class ServiceContext {
   private final int port;
   private final MeterRegistry registry;
   private final Counter accepted;
+  private final Counter warmUpAccepted;
+  /** True from start until the runtime's warm-up has ended: connections meanwhile are its own. */
+  private volatile boolean warmingUp;
   private final LongAdder open;
   private final List<Object> servers = new CopyOnWriteArrayList<>();
   private volatile int actualPort = -1;
 
   ServiceContext(String serviceName, Settings settings, ScalingMode mode, int instance, int instances, int port,
-      MeterRegistry registry, LongAdder open) {
+      MeterRegistry registry, LongAdder open, boolean warmingUp) {
     this.serviceName = serviceName;
     this.settings = settings;
     this.mode = mode;
@@ -41,8 +44,14 @@ public final class ServiceContext {
     this.port = port;
     this.registry = registry;
     this.open = open;
+    this.warmingUp = warmingUp;
     this.accepted = Counter.builder("portshare.connections.accepted")
         .description("Connections accepted, per event loop (shows how modes balance)")
+        .tag("service", serviceName)
+        .tag("loop", Integer.toString(instance))
+        .register(registry);
+    this.warmUpAccepted = Counter.builder("portshare.warmup.connections")
+        .description("Connections of the warm-up before ready, per event loop (not in connections.accepted)")
         .tag("service", serviceName)
         .tag("loop", Integer.toString(instance))
         .register(registry);
@@ -109,14 +118,32 @@ public final class ServiceContext {
     return server.listen().onSuccess(s -> actualPort = s.actualPort());
   }
 
+  /**
+   * True while the runtime warms this service up, before ready: every connection accepted
+   * meanwhile is warm-up traffic. A service that counts requests counts these apart from its own
+   * meters and switches back in {@link ServiceVerticle#warmedUp()}.
+   */
+  public boolean warmingUp() {
+    return warmingUp;
+  }
+
   /** Count a new connection; call {@link #connectionClosed()} when it closes. */
   public void connectionOpened() {
-    accepted.increment();
+    (warmingUp ? warmUpAccepted : accepted).increment();
     open.increment();
   }
 
   public void connectionClosed() {
     open.decrement();
+  }
+
+  void warmUpEnded() {
+    warmingUp = false;
+  }
+
+  /** Warm-up connections this instance has accepted. */
+  long warmUpConnections() {
+    return (long) warmUpAccepted.count();
   }
 
   int actualPort() {

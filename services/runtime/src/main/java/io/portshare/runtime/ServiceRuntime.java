@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -37,6 +38,7 @@ public final class ServiceRuntime {
 
   private final ServiceDescriptor descriptor;
   private final Settings settings;
+  private final InheritedSockets inherited;
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final LongAdder openConnections = new LongAdder();
   private final List<Vertx> serviceVertx = new ArrayList<>();
@@ -51,6 +53,9 @@ public final class ServiceRuntime {
   private volatile boolean stopped;
   private AcceptErrorHandler acceptErrors;
   private final Listeners listeners = new Listeners();
+  /** The exchange the warm-up drives, or null when there is none (--warmup 0, or the service has none). */
+  private WarmUpExchange warmUpExchange;
+  private StartTimes startTimes;
   /**
    * Accept on the event loop itself where an instance has one loop and its own socket (see
    * RuntimeTransport). RPC 64B, one transaction per connection, --instances 2 --mode reuseport,
@@ -63,27 +68,46 @@ public final class ServiceRuntime {
   private final boolean acceptOnEventLoop =
       Boolean.parseBoolean(System.getProperty("portshare.accept-on-event-loop", "true"));
 
-  private ServiceRuntime(ServiceDescriptor descriptor, Settings settings) {
+  private ServiceRuntime(ServiceDescriptor descriptor, Settings settings, InheritedSockets inherited) {
     this.descriptor = descriptor;
     this.settings = settings;
+    this.inherited = inherited;
   }
 
   /**
    * Starts a service in this JVM from command-line style flags (no environment, no signals):
-   * how tests and embedders run one. Blocks until it listens and is ready.
+   * how tests and embedders run one. Blocks until it listens and is ready. Without a
+   * {@code --warmup} flag it starts cold ({@code --warmup 0}): a test JVM starts many servers.
    */
   public static ServiceRuntime start(ServiceDescriptor descriptor, String... flags) {
-    return start(descriptor, Settings.resolve(Launcher.options(descriptor), List.of(flags), java.util.Map.of()));
+    List<String> all = new ArrayList<>(List.of(flags));
+    if (all.stream().noneMatch(f -> f.equals("--warmup") || f.startsWith("--warmup="))) {
+      all.add("--warmup=0");
+    }
+    return start(descriptor, Settings.resolve(Launcher.options(descriptor), all, java.util.Map.of()));
   }
 
-  /** Starts the service and blocks until it listens and is ready. */
+  /** Starts the service, binding its own sockets, and blocks until it listens and is ready. */
   public static ServiceRuntime start(ServiceDescriptor descriptor, Settings settings) {
-    ServiceRuntime rt = new ServiceRuntime(descriptor, settings);
+    return start(descriptor, settings, InheritedSockets.none());
+  }
+
+  /**
+   * Starts the service on {@code inherited} listening sockets (none: it binds its own) and blocks
+   * until it listens and is ready.
+   */
+  static ServiceRuntime start(ServiceDescriptor descriptor, Settings settings, InheritedSockets inherited) {
+    ServiceRuntime rt = new ServiceRuntime(descriptor, settings, inherited);
     try {
       rt.startAll();
-    } catch (RuntimeException e) {
+    } catch (StartException | UsageException e) {
       rt.closeAll();
       throw e;
+    } catch (RuntimeException e) {
+      rt.closeAll();
+      // Out of descriptors while making event loops (epoll_create1, eventfd) rather than while
+      // listening: the same clear line as at a listen.
+      throw outOfDescriptors(e, "cannot start " + descriptor.name()).orElseThrow(() -> e);
     }
     return rt;
   }
@@ -94,7 +118,12 @@ public final class ServiceRuntime {
       throw settings.invalid("instances", "1..4096");
     }
     mode = ScalingMode.of(settings.getString("mode"));
-    transport = chooseTransport(settings.getString("transport"));
+    transport = TransportChoice.choose(settings.getString("transport"));
+    if (!inherited.isEmpty() && transport == Transport.IO_URING) {
+      // Netty's io_uring listener cannot be built over an existing descriptor; epoll's can.
+      LOG.warn("transport io_uring cannot serve inherited listening sockets; using epoll");
+      transport = TransportChoice.choose("epoll");
+    }
     PinnedMode pinned = null;
     if (mode == ScalingMode.PINNED) {
       pinned = PinnedMode.prepare(transport, instances);
@@ -103,6 +132,17 @@ public final class ServiceRuntime {
       }
     }
     descriptor.validate(settings);
+    if (!inherited.isEmpty()) {
+      inherited.check(mode, instances, settings);
+      if (transport != Transport.EPOLL) {
+        throw new UsageException(inherited.source() + ": serving inherited sockets needs --transport epoll (this "
+            + "runs " + TransportChoice.name(transport) + ")");
+      }
+      LOG.info("serving {} inherited listening socket(s) on port {} from {}", inherited.size(), inherited.port(),
+          inherited.source());
+    }
+    Duration warmUpLimit = settings.getDuration("warmup");
+    warmUpExchange = warmUpLimit.isZero() ? null : descriptor.warmUp(settings).orElse(null);
 
     // No Vert.x instance runs the metrics SPI: it would put a per-request timer on every hot path.
     // Services count what matters themselves, cheaply, per connection or per read; the JVM's own
@@ -118,22 +158,25 @@ public final class ServiceRuntime {
     new FileDescriptorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     registerInfo();
-    admin = new AdminServer(adminVertx, registry, settings.getString("host"), settings.getInt("admin-port"));
+    // A supervisor's replacement child starts while the one it replaces still drains on the same
+    // admin port: both hold it for that while (SO_REUSEPORT), as they share the service port.
+    admin = new AdminServer(adminVertx, registry, settings.getString("host"), settings.getInt("admin-port"),
+        inherited.fromSupervisor());
     await(admin.start(), "admin port " + settings.getInt("admin-port"));
 
     acceptErrors = new AcceptErrorHandler(descriptor.name(), openConnections::sum);
-    port = settings.getInt("port");
+    port = inherited.isEmpty() ? settings.getInt("port") : inherited.port();
     if (mode == ScalingMode.SHARED) {
       // One Vert.x shares one socket among its verticles by host and port; port 0 would give each
       // its own random port, so ask for Vert.x's "shared random port" (-1) instead.
       int requested = port;
       port = requested == 0 ? -1 : requested;
-      await(deploy(newServiceVertx(instances), 0, instances), "port " + requested);
+      await(deploy(newServiceVertx(instances, inheritedFd(0)), 0, instances), "port " + requested);
       port = contexts.get(0).actualPort();
     } else if (pinned != null) {
       // One after another, in CPU order: the steering program numbers the listeners in bind order.
       for (int i = 0; i < instances; i++) {
-        Vertx vertx = newServiceVertx(1);
+        Vertx vertx = newServiceVertx(1, inheritedFd(i));
         pinned.pin(vertx, i);
         await(deploy(vertx, i, 1), "port " + port);
         port = contexts.get(0).actualPort();
@@ -148,38 +191,65 @@ public final class ServiceRuntime {
     } else {
       // Each instance binds its own SO_REUSEPORT socket; the first binds alone so that port 0
       // resolves to one port that the rest then join.
-      Vertx first = newServiceVertx(1);
+      Vertx first = newServiceVertx(1, inheritedFd(0));
       await(deploy(first, 0, 1), "port " + port);
       port = contexts.get(0).actualPort();
       List<Future<?>> rest = new ArrayList<>();
       for (int i = 1; i < instances; i++) {
-        rest.add(deploy(newServiceVertx(1), i, 1));
+        rest.add(deploy(newServiceVertx(1, inheritedFd(i)), i, 1));
       }
       await(Future.all(rest), "port " + port);
     }
+    long listeningMillis = StartTimes.sinceJvmStart();
+    WarmUp.Result warmed = warmUpExchange == null ? null : warmUp(warmUpLimit);
+    startTimes = new StartTimes(listeningMillis, StartTimes.sinceJvmStart(), warmed);
+    startTimes.register(registry, descriptor.name());
     admin.ready(true);
   }
 
-  private Transport chooseTransport(String wanted) {
-    switch (wanted) {
-      case "nio":
-        return Transport.NIO;
-      case "epoll":
-        if (!Transport.EPOLL.available()) {
-          throw new UsageException("transport epoll is not available here: " + Transport.EPOLL.unavailabilityCause());
-        }
-        return Transport.EPOLL;
-      default:
-        if (Transport.EPOLL.available()) {
-          return Transport.EPOLL;
-        }
-        Throwable why = Transport.EPOLL.unavailabilityCause();
-        LOG.warn("native epoll transport unavailable ({}); using NIO", why == null ? "not Linux" : why.toString());
-        return Transport.NIO;
+  /** Drives every instance with the service's own exchange, then tells each verticle it is over. */
+  private WarmUp.Result warmUp(Duration limit) {
+    String host = settings.getString("host");
+    // A wildcard listener is reached over loopback; a specific address is reached at itself.
+    String target = host.equals("0.0.0.0") || host.isEmpty() ? "127.0.0.1" : host.equals("::") ? "::1" : host;
+    List<Vertx> vertxes;
+    synchronized (serviceVertx) {
+      vertxes = new ArrayList<>(serviceVertx);
     }
+    List<ServiceContext> instancesNow;
+    synchronized (verticles) {
+      instancesNow = new ArrayList<>(contexts);
+    }
+    WarmUp.Result r = new WarmUp(warmUpExchange, io.vertx.core.net.SocketAddress.inetSocketAddress(port, target), limit)
+        .run(vertxes, mode == ScalingMode.SHARED ? instances : 1, instancesNow);
+    instancesNow.forEach(ServiceContext::warmUpEnded);
+    List<Future<Void>> told = new ArrayList<>();
+    List<ServiceVerticle> all;
+    synchronized (verticles) {
+      all = new ArrayList<>(verticles);
+    }
+    for (ServiceVerticle v : all) {
+      io.vertx.core.Promise<Void> p = io.vertx.core.Promise.promise();
+      v.vertxContext().runOnContext(x -> {
+        v.warmedUp();
+        p.complete();
+      });
+      told.add(p.future());
+    }
+    await(Future.all(told), "the end of the warm-up");
+    if (r.ended().equals("failing")) {
+      LOG.warn("warm-up: the service failed {} of {} warm-up exchanges ({}); ready without it",
+          r.failed(), r.failed() + r.answered(), warmUpExchange);
+    }
+    return r;
   }
 
-  private Vertx newServiceVertx(int eventLoops) {
+  private int inheritedFd(int index) {
+    return inherited.isEmpty() ? -1 : inherited.fd(index);
+  }
+
+  /** @param inheritedFd the listening socket this Vert.x serves, or -1 to bind its own */
+  private Vertx newServiceVertx(int eventLoops, int inheritedFd) {
     Vertx vertx = Vertx.builder()
         .with(new VertxOptions()
             .setEventLoopPoolSize(eventLoops)
@@ -187,7 +257,7 @@ public final class ServiceRuntime {
             .setInternalBlockingPoolSize(Math.max(2, eventLoops))
             .setPreferNativeTransport(transport != Transport.NIO))
         .withTransport(new RuntimeTransport(transport, acceptOnEventLoop && eventLoops == 1, listeners,
-            acceptErrors))
+            acceptErrors, inheritedFd))
         .build();
     synchronized (serviceVertx) {
       serviceVertx.add(vertx);
@@ -202,7 +272,7 @@ public final class ServiceRuntime {
     return vertx.deployVerticle(() -> {
       int index = next.getAndIncrement();
       ServiceContext ctx = new ServiceContext(descriptor.name(), settings, mode, index, instances, listenPort,
-          registry, openConnections);
+          registry, openConnections, warmUpExchange != null);
       ServiceVerticle v = descriptor.newVerticle();
       v.attach(ctx);
       synchronized (verticles) {
@@ -220,7 +290,7 @@ public final class ServiceRuntime {
         .tag("service", descriptor.name())
         .tag("version", Version.get())
         .tag("mode", mode.label())
-        .tag("transport", transport.name().toLowerCase(java.util.Locale.ROOT))
+        .tag("transport", TransportChoice.name(transport))
         .tag("instances", Integer.toString(instances))
         .register(registry);
     Gauge.builder("portshare.connections.open", openConnections, LongAdder::sum)
@@ -229,17 +299,26 @@ public final class ServiceRuntime {
         .register(registry);
   }
 
+  /** The clear start error when "Too many open files" is anywhere in the causes. */
+  private static Optional<StartException> outOfDescriptors(Throwable failure, String what) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (String.valueOf(t.getMessage()).contains("Too many open files")) {
+        return Optional.of(new StartException(what + ": out of file descriptors (open files limit "
+            + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", failure));
+      }
+    }
+    return Optional.empty();
+  }
+
   private static <T> T await(Future<T> f, String what) {
     try {
       return f.toCompletionStage().toCompletableFuture().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (java.util.concurrent.ExecutionException e) {
       Throwable cause = e.getCause();
       String msg = String.valueOf(cause.getMessage());
-      for (Throwable t = cause; t != null; t = t.getCause()) {
-        if (String.valueOf(t.getMessage()).contains("Too many open files")) {
-          throw new StartException("cannot start " + what + ": out of file descriptors (open files limit "
-              + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", cause);
-        }
+      Optional<StartException> outOfDescriptors = outOfDescriptors(cause, "cannot start " + what);
+      if (outOfDescriptors.isPresent()) {
+        throw outOfDescriptors.get();
       }
       if (cause instanceof java.net.BindException || msg.contains("Address already in use")) {
         throw new StartException("cannot listen on " + what + ": address already in use", cause);
@@ -331,7 +410,7 @@ public final class ServiceRuntime {
   }
 
   public String transport() {
-    return transport.name().toLowerCase(java.util.Locale.ROOT);
+    return TransportChoice.name(transport);
   }
 
   public int instances() {
@@ -340,6 +419,11 @@ public final class ServiceRuntime {
 
   public ServiceDescriptor descriptor() {
     return descriptor;
+  }
+
+  /** When the service listened and when it became ready, and what its warm-up did. */
+  public StartTimes startTimes() {
+    return startTimes;
   }
 
   public PrometheusMeterRegistry registry() {

@@ -1,0 +1,151 @@
+package io.portshare.runtime;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The listening sockets this process was given instead of binding its own: by systemd's socket
+ * activation protocol ({@code LISTEN_PID}, {@code LISTEN_FDS}, optional {@code LISTEN_FDNAMES};
+ * sd_listen_fds(3)), or by a portshare supervisor over its hand-over socket ({@link Handover}).
+ * The one way sockets enter the runtime from outside; without either, the runtime binds its own.
+ *
+ * <p>Such a socket outlives this process: its holder (systemd, the supervisor) keeps it open, so a
+ * successor serves the same accept queue and a restart resets nothing. That is why a drain stops
+ * accepting on it but never closes it ({@link Listeners}).
+ */
+final class InheritedSockets {
+
+  /** sd_listen_fds(3): passed descriptors start here. */
+  static final int LISTEN_FDS_START = 3;
+  /** Set by the supervisor for its children: the Unix socket that hands them their listeners. */
+  static final String HANDOVER_ENV = "PORTSHARE_HANDOVER";
+
+  private static final InheritedSockets NONE = new InheritedSockets(List.of(), List.of(), "", null);
+
+  private final List<Integer> fds;
+  private final List<InetSocketAddress> addresses;
+  private final String source;
+  private final Path supervisor;
+
+  private InheritedSockets(List<Integer> fds, List<InetSocketAddress> addresses, String source, Path supervisor) {
+    this.fds = List.copyOf(fds);
+    this.addresses = List.copyOf(addresses);
+    this.source = source;
+    this.supervisor = supervisor;
+  }
+
+  static InheritedSockets none() {
+    return NONE;
+  }
+
+  /** From systemd's variables, else from the supervisor named by {@link #HANDOVER_ENV}, else none. */
+  static InheritedSockets fromEnvironment(Map<String, String> env) {
+    InheritedSockets systemd = fromListenFds(env, ProcessHandle.current().pid());
+    if (!systemd.isEmpty()) {
+      return systemd;
+    }
+    String handover = env.get(HANDOVER_ENV);
+    if (handover == null || handover.isBlank()) {
+      return NONE;
+    }
+    Path socket = Path.of(handover);
+    return of(Handover.receiveSockets(socket), "supervisor " + socket, socket);
+  }
+
+  /** sd_listen_fds(3): the variables count only when LISTEN_PID names this process. */
+  static InheritedSockets fromListenFds(Map<String, String> env, long pid) {
+    String listenPid = env.get("LISTEN_PID");
+    String listenFds = env.get("LISTEN_FDS");
+    if (listenFds == null || listenPid == null || !listenPid.trim().equals(Long.toString(pid))) {
+      return NONE;
+    }
+    int n;
+    try {
+      n = Integer.parseInt(listenFds.trim());
+    } catch (NumberFormatException e) {
+      n = -1;
+    }
+    if (n < 0 || n > 4096) {
+      throw new UsageException("invalid value for LISTEN_FDS: \"" + listenFds + "\"; expected a count of "
+          + "descriptors 0..4096 (from the environment, set by systemd socket activation)");
+    }
+    List<Integer> fds = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      fds.add(LISTEN_FDS_START + i);
+    }
+    String names = env.get("LISTEN_FDNAMES");
+    return of(fds, "LISTEN_FDS=" + n + (names == null ? "" : " (" + names + ")"), null);
+  }
+
+  /** Checks each descriptor (a listening TCP socket, one port for all) and readies it for an event loop. */
+  static InheritedSockets of(List<Integer> fds, String source, Path supervisor) {
+    if (fds.isEmpty()) {
+      return NONE;
+    }
+    List<InetSocketAddress> addresses = new ArrayList<>();
+    for (int fd : fds) {
+      InetSocketAddress a = RawListeners.checkListening(fd, source);
+      if (!addresses.isEmpty() && addresses.get(0).getPort() != a.getPort()) {
+        throw new UsageException(source + ": descriptor " + fd + " listens on port " + a.getPort() + ", descriptor "
+            + fds.get(0) + " on port " + addresses.get(0).getPort() + "; expected one port for all");
+      }
+      addresses.add(a);
+    }
+    fds.forEach(RawListeners::prepareInherited);
+    return new InheritedSockets(fds, addresses, source, supervisor);
+  }
+
+  /**
+   * Fails with one line (exit 2) unless the sockets fit the layout: one per instance for a mode
+   * with a socket per instance, one for {@code shared}; on the port the settings ask for (0: any).
+   */
+  void check(ScalingMode mode, int instances, Settings settings) {
+    int wanted = mode.socketPerInstance() ? instances : 1;
+    if (fds.size() != wanted) {
+      throw new UsageException(source + " gives " + fds.size() + " listening socket" + (fds.size() == 1 ? "" : "s")
+          + " but --mode " + mode.label() + " with --instances " + instances + " (" + settings.sourceOf("instances")
+          + ") serves " + wanted + (mode.socketPerInstance() ? ", one per instance" : ""));
+    }
+    int port = settings.getInt("port");
+    if (port != 0 && port != port()) {
+      throw new UsageException(source + " gives sockets listening on port " + port() + " but --port is " + port
+          + " (" + settings.sourceOf("port") + "); give --port " + port() + " or 0");
+    }
+  }
+
+  boolean isEmpty() {
+    return fds.isEmpty();
+  }
+
+  int size() {
+    return fds.size();
+  }
+
+  int fd(int index) {
+    return fds.get(index);
+  }
+
+  int port() {
+    return addresses.get(0).getPort();
+  }
+
+  /** Where the sockets came from, for log lines and errors. */
+  String source() {
+    return source;
+  }
+
+  /** True when a supervisor handed them over: it waits for {@link #reportReady()}. */
+  boolean fromSupervisor() {
+    return supervisor != null;
+  }
+
+  /** Tells the supervisor that this process serves its sockets now (no-op otherwise). */
+  void reportReady() {
+    if (supervisor != null) {
+      Handover.reportReady(supervisor);
+    }
+  }
+}

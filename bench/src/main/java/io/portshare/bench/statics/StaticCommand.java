@@ -220,7 +220,7 @@ public final class StaticCommand implements Callable<Integer> {
         + Math.round(WarmUp.TOLERANCE * 100) + "% on server CPU per request");
     m.put("big file", plan.bigRounds() > 0 ? plan.bigPath() + ", " + plan.bigFetches() + " downloads x "
         + plan.bigRounds() + " rounds per variant" : "not measured");
-    m.put("client-bound", "wrk used more CPU than the server, or kept its threads 90% busy");
+    m.put("client-bound", "in at least half the rounds wrk used more CPU than the server, or kept its threads 90% busy");
     m.put("load average at start", Machine.loadAverage());
     return m;
   }

@@ -12,11 +12,11 @@
 # bench-results/coldstart-<time>.txt), the command in its first line.
 #
 #   deploy/bench.sh coldstart
-#   JAVAS="java /opt/jdk-25/bin/java" WARMUPS="0 12s" deploy/bench.sh coldstart
+#   JAVAS="java /opt/jdk-25/bin/java /opt/jdk-25/bin/java:-XX:+UseCompactObjectHeaders" WARMUPS="0 12s" deploy/bench.sh coldstart
 #
 # Environment: ROUNDS, JAVAS (java binaries; default: deploy/java.sh's pick), WARMUPS (default
 # "12s"), JAVA_OPTS (service JVM flags), RATE, CONNS, INTERVALS, RPC_CONNS (rpcload connections,
-# 32), PORT (18480; admin PORT+1), OUT. Each run uses its own 127.0.0.x destination (TIME_WAIT).
+# 32), PORT (18740; admin PORT+1), OUT. Each run uses its own 127.0.0.x destination (TIME_WAIT).
 # Needs httperf, nginx, gcc. Hold the machine's benchmark lock around it on a shared machine.
 set -euo pipefail
 
@@ -31,7 +31,7 @@ RATE=${RATE:-4000}
 CONNS=${CONNS:-10000}
 INTERVALS=${INTERVALS:-8}
 RPC_CONNS=${RPC_CONNS:-32}
-PORT=${PORT:-18480}
+PORT=${PORT:-18740}
 ADMIN_PORT=$((PORT + 1))
 OUT=${OUT:-bench-results/coldstart-$(date -u +%Y%m%dT%H%M%SZ).txt}
 STATIC_JAR=static-server/target/portshare-static-server.jar
@@ -49,35 +49,37 @@ fi
 [ -x "$PEERS/echo" ] && [ -x "$PEERS/rpcload" ] || "$PEERS/build.sh"
 
 WORK=$(mktemp -d)
+chmod 755 "$WORK" # nginx's workers run as another user
 SERVER_PID=
 cleanup() {
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
-  [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-mkdir -p "$WORK/site" "$WORK/nginx-tmp" "$(dirname "$OUT")"
+mkdir -p "$WORK/site" "$WORK/tmp" "$(dirname "$OUT")"
 unzip -q -o -j "$STATIC_JAR" 'io/portshare/statics/demo/index.html' -d "$WORK/site"
 
 echo "# command: ROUNDS=$ROUNDS JAVAS=\"$JAVAS\" WARMUPS=\"$WARMUPS\" RATE=$RATE CONNS=$CONNS INTERVALS=$INTERVALS RPC_CONNS=$RPC_CONNS deploy/bench.sh coldstart  ($(date -u +%FT%TZ), $(nproc) CPUs, $(uname -r))" >"$OUT"
 echo "# target runtime warmup round ready_s answered errors conn_per_s warm_answered | first2s warm ratio full_speed_s" >>"$OUT"
 
 next_host=10
-host() { next_host=$((next_host + 1)); echo "127.0.0.$next_host"; }
+host() { next_host=$((next_host + 1)); HOST=127.0.0.$next_host; }
 now() { date +%s.%N; }
-jlabel() { "$1" -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/java\1/p'; }
+# A JAVAS entry is a java binary, optionally with JVM flags after a colon: /path/bin/java:-XX:+UseCompactObjectHeaders
+jbin() { echo "${1%%:*}"; }
+jflags() { case "$1" in *:*) echo "${1#*:}" ;; esac; }
+jlabel() { echo "$("$(jbin "$1")" -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/java\1/p')$(jflags "$1" | sed 's/-XX:+UseCompactObjectHeaders/+coh/; s/ //g')"; }
 
-# Starts a service jar and waits for /health/ready; prints seconds from launch to ready.
+# Starts a service jar and waits for /health/ready; READY: seconds from launch to ready.
 start_java() { # java warmup jar host
-  local t0 t
+  local t0
   t0=$(now)
   # shellcheck disable=SC2086
-  "$1" $JAVA_OPTS -jar "$3" --host "$4" --port "$PORT" --admin-port "$ADMIN_PORT" --warmup "$2" >"$WORK/server.log" 2>&1 &
+  "$(jbin "$1")" $JAVA_OPTS $(jflags "$1") -jar "$3" --host "$4" --port "$PORT" --admin-port "$ADMIN_PORT" --warmup "$2" >"$WORK/server.log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 1200); do
     if curl -fs -o /dev/null "http://$4:$ADMIN_PORT/health/ready"; then
-      t=$(now)
-      awk -v a="$t0" -v b="$t" 'BEGIN { printf "%.2f", b - a }'
+      READY=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
       return
     fi
     kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.log" >&2; exit 1; }
@@ -93,18 +95,13 @@ stop_server() {
     wait "$SERVER_PID" 2>/dev/null || true
     SERVER_PID=
   fi
-  if [ -f "$WORK/nginx.pid" ]; then
-    kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
-    sleep 0.3
-    rm -f "$WORK/nginx.pid"
-  fi
 }
 
-# Waits until something accepts on host:port; prints seconds from launch.
+# Waits until something accepts on host:port; READY: seconds from launch.
 wait_port() { # host t0
   for _ in $(seq 1 400); do
     if (exec 3<>"/dev/tcp/$1/$PORT") 2>/dev/null; then
-      awk -v a="$2" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'
+      READY=$(awk -v a="$2" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
       return
     fi
     sleep 0.02
@@ -117,7 +114,7 @@ storm() { # host -> "answered errors conn_per_s"
   httperf --hog --server "$1" --port "$PORT" --uri /index.html --rate "$RATE" --num-conns "$CONNS" --num-calls 1 \
     --timeout 1 >"$WORK/httperf.txt" 2>&1 || true
   cat "$WORK/httperf.txt" >>"$WORK/raw.txt"
-  awk '/^Connection rate:/ { rate = $3 } /^Reply status:/ { split($3, a, "="); ok = a[2] } /^Errors: total/ { err = $3 }
+  awk '/^Connection rate:/ { rate = $3 } /^Reply status:/ { split($4, a, "="); ok = a[2] } /^Errors: total/ { err = $3 }
        END { printf "%d %d %.0f", ok, err, rate }' "$WORK/httperf.txt"
 }
 
@@ -135,47 +132,53 @@ rpc_runs() { # host -> "first2s warm ratio full_speed_s"
 }
 
 run_static() { # java warmup round
-  local h ready s w
-  h=$(host)
-  ready=$(start_java "$1" "$2" "$STATIC_JAR" "$h")
+  local h s w
+  host
+  h=$HOST
+  start_java "$1" "$2" "$STATIC_JAR" "$h"
   s=$(storm "$h")
   w=$(storm "$h" | awk '{ print $1 }')
-  echo "static-server $(jlabel "$1") $2 $3 $ready $s $w" >>"$OUT"
+  echo "static-server $(jlabel "$1") $2 $3 $READY $s $w" >>"$OUT"
   grep -h "ready in" "$WORK/server.log" | sed 's/^/#   /' >>"$OUT" || true
   stop_server
 }
 
 run_nginx() { # round
-  local h t0 ready s w
-  h=$(host)
-  sed -e "s|@WORKERS@|$(nproc)|; s|@WORK@|$WORK|g; s|@HOST@|$h|; s|@PORT@|$PORT|" \
+  local h t0 s w
+  host
+  h=$HOST
+  sed -e "s|@WORKERS@|$(nproc)|; s|@RUN@|$WORK|g; s|@ROOT@|$WORK/site|; s|listen @PORT@|listen $h:$PORT|; s|@SENDFILE@|on|" \
     bench/peers/nginx-static.conf.template >"$WORK/nginx.conf"
   t0=$(now)
-  "$NGINX" -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log" 2>/dev/null || "$NGINX" -c "$WORK/nginx.conf"
-  ready=$(wait_port "$h" "$t0")
+  # The template runs nginx in the foreground (daemon off), as a child of this script.
+  "$NGINX" -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log" >/dev/null 2>&1 &
+  SERVER_PID=$!
+  wait_port "$h" "$t0"
   s=$(storm "$h")
   w=$(storm "$h" | awk '{ print $1 }')
-  echo "nginx nginx - $1 $ready $s $w" >>"$OUT"
+  echo "nginx nginx - $1 $READY $s $w" >>"$OUT"
   stop_server
 }
 
 run_rpc() { # java warmup round
-  local h ready
-  h=$(host)
-  ready=$(start_java "$1" "$2" "$RPC_JAR" "$h")
-  echo "rpc-server $(jlabel "$1") $2 $3 $ready - - - - | $(rpc_runs "$h")" >>"$OUT"
+  local h
+  host
+  h=$HOST
+  start_java "$1" "$2" "$RPC_JAR" "$h"
+  echo "rpc-server $(jlabel "$1") $2 $3 $READY - - - - | $(rpc_runs "$h")" >>"$OUT"
   grep -h "ready in" "$WORK/server.log" | sed 's/^/#   /' >>"$OUT" || true
   stop_server
 }
 
 run_echo() { # round
-  local h t0 ready
-  h=$(host)
+  local h t0
+  host
+  h=$HOST
   t0=$(now)
   "$PEERS/echo" -p "$PORT" >"$WORK/echo.log" 2>&1 &
   SERVER_PID=$!
-  ready=$(wait_port "$h" "$t0")
-  echo "c-echo c - $1 $ready - - - - | $(rpc_runs "$h")" >>"$OUT"
+  wait_port "$h" "$t0"
+  echo "c-echo c - $1 $READY - - - - | $(rpc_runs "$h")" >>"$OUT"
   stop_server
 }
 

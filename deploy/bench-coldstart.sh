@@ -31,6 +31,7 @@ RATE=${RATE:-4000}
 CONNS=${CONNS:-10000}
 INTERVALS=${INTERVALS:-8}
 RPC_CONNS=${RPC_CONNS:-32}
+IDLE_CONNS=${IDLE_CONNS:-5000}
 PORT=${PORT:-18740}
 ADMIN_PORT=$((PORT + 1))
 OUT=${OUT:-bench-results/coldstart-$(date -u +%Y%m%dT%H%M%SZ).txt}
@@ -60,7 +61,7 @@ mkdir -p "$WORK/site" "$WORK/tmp" "$(dirname "$OUT")"
 unzip -q -o -j "$STATIC_JAR" 'io/portshare/statics/demo/index.html' -d "$WORK/site"
 
 echo "# command: ROUNDS=$ROUNDS JAVAS=\"$JAVAS\" WARMUPS=\"$WARMUPS\" RATE=$RATE CONNS=$CONNS INTERVALS=$INTERVALS RPC_CONNS=$RPC_CONNS deploy/bench.sh coldstart  ($(date -u +%FT%TZ), $(nproc) CPUs, $(uname -r))" >"$OUT"
-echo "# target runtime warmup round ready_s answered errors conn_per_s warm_answered | first2s warm ratio full_speed_s" >>"$OUT"
+echo "# target runtime warmup round ready_s answered errors conn_per_s warm_answered | first2s warm ratio full_speed_s rss_per_idle_conn_bytes" >>"$OUT"
 
 next_host=10
 host() { next_host=$((next_host + 1)); HOST=127.0.0.$next_host; }
@@ -131,6 +132,24 @@ rpc_runs() { # host -> "first2s warm ratio full_speed_s"
       printf "%d %d %.2f %d", r[1], warm, r[1] / warm, full }'
 }
 
+# Bytes of server RSS per idle connection: IDLE_CONNS connections opened and left idle, warm server.
+idle_rss() { # host
+  local before after
+  before=$(awk '/^VmRSS:/ { print $2 }' "/proc/$SERVER_PID/status")
+  python3 -c "
+import socket, sys, time
+held = [socket.create_connection(('$1', $PORT)) for _ in range($IDLE_CONNS)]
+open('$WORK/idle.ready', 'w').close()
+time.sleep(30)" &
+  local holder=$!
+  for _ in $(seq 1 300); do [ -f "$WORK/idle.ready" ] && break; sleep 0.1; done
+  sleep 2
+  after=$(awk '/^VmRSS:/ { print $2 }' "/proc/$SERVER_PID/status")
+  kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null || true
+  rm -f "$WORK/idle.ready"
+  echo $(( (after - before) * 1024 / IDLE_CONNS ))
+}
+
 run_static() { # java warmup round
   local h s w
   host
@@ -165,7 +184,9 @@ run_rpc() { # java warmup round
   host
   h=$HOST
   start_java "$1" "$2" "$RPC_JAR" "$h"
-  echo "rpc-server $(jlabel "$1") $2 $3 $READY - - - - | $(rpc_runs "$h")" >>"$OUT"
+  local runs
+  runs=$(rpc_runs "$h")
+  echo "rpc-server $(jlabel "$1") $2 $3 $READY - - - - | $runs $(idle_rss "$h")" >>"$OUT"
   grep -h "ready in" "$WORK/server.log" | sed 's/^/#   /' >>"$OUT" || true
   stop_server
 }
@@ -221,11 +242,13 @@ summary=$(grep -v '^#' "$OUT" | awk '
   function span(s,   a, n, lo, hi, i) { n = split(s, a, " "); lo = hi = a[1]; for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] } return lo "-" hi }
   { k = $1 " " $2 " " $3; keys[k] = 1; ready[k] = ready[k] " " $5
     if ($6 != "-") { ans[k] = ans[k] " " $6; err[k] = err[k] " " $7; rate[k] = rate[k] " " $8; warm[k] = warm[k] " " $9 }
-    if ($10 == "|") { f[k] = f[k] " " $11; w2[k] = w2[k] " " $12; r[k] = r[k] " " $13; fs[k] = fs[k] " " $14 } }
+    if ($10 == "|") { f[k] = f[k] " " $11; w2[k] = w2[k] " " $12; r[k] = r[k] " " $13; fs[k] = fs[k] " " $14 }
+    if ($15 != "") rss[k] = rss[k] " " $15 }
   END { for (k in keys) {
       line = sprintf("%-32s ready %5.2f s (%s)", k, med(ready[k]), span(ready[k]))
       if (ans[k] != "") line = line sprintf("  answered %5d of '"$CONNS"' (%s), errors %d, %d conn/s; warm storm %d", med(ans[k]), span(ans[k]), med(err[k]), med(rate[k]), med(warm[k]))
       if (f[k] != "") line = line sprintf("  first 2 s %6d trans/s, warm %6d, ratio %.2f (%s), full speed after %d s", med(f[k]), med(w2[k]), med(r[k]), span(r[k]), med(fs[k]))
+      if (rss[k] != "") line = line sprintf("; %d B RSS per idle connection", med(rss[k]))
       print line } }' | sort)
 {
   echo "# median of $ROUNDS fresh starts (min-max):"

@@ -2,17 +2,19 @@ package io.portshare.bench;
 
 import java.io.PrintWriter;
 import picocli.CommandLine;
+import io.portshare.bench.results.ReportCommand;
 import io.portshare.bench.statics.StaticCommand;
 import picocli.CommandLine.Command;
 
 /**
  * {@code java -jar portshare-bench.jar SUBCOMMAND}: the RPC load generator ({@code rpc}), the RPC
- * matrix driver ({@code rpc-matrix}) and the static-file table ({@code static}). Exit codes: 0 done,
+ * matrix driver ({@code rpc-matrix}), the static-file table ({@code static}) and a run's reports again from its
+ * results ({@code report}). Exit codes: 0 done,
  * 2 bad usage, 1 anything else (including a run that counted errors).
  */
 @Command(name = "portshare-bench", mixinStandardHelpOptions = true, versionProvider = BenchMain.Version.class,
     description = "Benchmarks of portshare services: RPC transactions and static files.",
-    subcommands = {RpcCommand.class, RpcMatrixCommand.class, StaticCommand.class})
+    subcommands = {RpcCommand.class, RpcMatrixCommand.class, StaticCommand.class, ReportCommand.class})
 public final class BenchMain implements Runnable {
 
   @CommandLine.Spec
@@ -43,7 +45,7 @@ public final class BenchMain implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "which subcommand? one of rpc, rpc-matrix, static");
+    throw new CommandLine.ParameterException(spec.commandLine(), "which subcommand? one of rpc, rpc-matrix, static, report");
   }
 
   static final class Version implements CommandLine.IVersionProvider {

@@ -31,7 +31,7 @@ final class StaticMetrics {
     requests(registry, loop, "4xx", m -> m.clientError);
     requests(registry, loop, "5xx", m -> m.serverError);
     FunctionCounter.builder("portshare.static.bytes.sent", this, m -> m.bodyBytes)
-        .description("Body bytes sent").baseUnit("bytes")
+        .description("File body bytes sent (the text of an error answer is not counted)").baseUnit("bytes")
         .tag("service", "static").tag("loop", loop).register(registry);
     FunctionCounter.builder("portshare.static.body.bytes", this, m -> m.sendfileBytes)
         .description("Body bytes by how they went out: sendfile (zero-copy) or copy (memory or read+write)")

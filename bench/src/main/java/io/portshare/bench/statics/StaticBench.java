@@ -18,6 +18,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -76,7 +77,7 @@ public final class StaticBench {
         meta.put("static-server mode", ours.processes().reportedMode());
         check(ours);
         check(nginx);
-        warm(ours, nginx);
+        meta.put("warm-up, server CPU µs/request of each " + WarmUp.STEP.toSeconds() + " s run", warm(ours, nginx));
         tables.add(files(ours, nginx));
         if (plan.bigRounds() > 0) {
           tables.add(bigFile(ours, nginx, scratch));
@@ -121,10 +122,11 @@ public final class StaticBench {
    * Unmeasured load on ours along every path the JIT will compile (each file with each kind of
    * connection), each until its server CPU per request settles ({@link WarmUp}); then a little on nginx.
    */
-  private void warm(Peer ours, Peer nginx) throws IOException, InterruptedException {
+  private String warm(Peer ours, Peer nginx) throws IOException, InterruptedException {
     if (plan.warmup().isZero()) {
-      return;
+      return "none";
     }
+    List<String> record = new ArrayList<>();
     int runs = plan.paths().size() * plan.closeKinds().size();
     WarmUp rule = new WarmUp(plan.warmup().dividedBy(runs), plan.warmupMax().dividedBy(runs));
     log.println("warming " + ours.name() + ": each of " + runs + " paths for " + rule.least().toMillis() / 1000.0
@@ -138,9 +140,11 @@ public final class StaticBench {
           double requests = Math.max(1, run.result().requests());
           steps.add(ours.cpu().minus(before).seconds() * 1e6 / requests);
         }
-        log.printf("  warm  %-22s server CPU µs/request by %d s step: %s%s%n", path + " " + StaticPlan.kind(close),
-            WarmUp.STEP.toSeconds(), steps.stream().map(v -> String.format("%.0f", v)).toList(),
-            rule.settled(steps) ? "" : " (not settled within the limit)");
+        String line = path + " " + StaticPlan.kind(close) + ": "
+            + String.join(" ", steps.stream().map(v -> String.format(Locale.ROOT, "%.0f", v)).toList())
+            + (rule.settled(steps) ? "" : " (not settled within the limit)");
+        record.add(line);
+        log.println("  warm  " + line);
       }
       plan.wrk().run(url(nginx, plan.paths().get(0)), close, Duration.ofSeconds(1));
     }
@@ -149,6 +153,7 @@ public final class StaticBench {
         Download.fetch("127.0.0.1", ours.port(), plan.bigPath());
       }
     }
+    return String.join("; ", record);
   }
 
   private String url(Peer p, String path) {

@@ -1,12 +1,11 @@
 package io.portshare.bench.statics;
 
+import io.portshare.bench.results.Machine;
 import io.portshare.bench.results.Results;
 import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.Table;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -127,7 +126,7 @@ public final class StaticCommand implements Callable<Integer> {
     System.out.println("static files: " + plan.paths().size() * plan.closeKinds().size() + " cases x 2 servers x "
         + plan.rounds() + " rounds, load average " + meta.get("load average at start") + "; reports in " + dir);
     List<Table> tables = new StaticBench(plan, System.out).run(meta);
-    meta.put("load average at end", loadAverage());
+    meta.put("load average at end", Machine.loadAverage());
     Results results = new Results("portshare static files against nginx", meta, tables);
     ResultsWriter.writeAll(results, dir);
     System.out.println();
@@ -207,11 +206,7 @@ public final class StaticCommand implements Callable<Integer> {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("command", invokedAs != null ? invokedAs
         : "portshare-bench static " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
-    m.put("date", LocalDateTime.now().withNano(0).toString());
-    m.put("host", hostName());
-    m.put("CPUs", Integer.toString(Runtime.getRuntime().availableProcessors()));
-    m.put("OS", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
-    m.put("Java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+    m.putAll(Machine.describe());
     m.put("static-server", plan.serverJar() + ", " + plan.workers() + " event loops, --mode " + plan.mode()
         + (plan.serverArgs().isEmpty() ? "" : ", " + String.join(" ", plan.serverArgs()))
         + ", JVM " + String.join(" ", plan.serverJvmOptions()));
@@ -225,25 +220,8 @@ public final class StaticCommand implements Callable<Integer> {
         + Math.round(WarmUp.TOLERANCE * 100) + "% on server CPU per request");
     m.put("big file", plan.bigRounds() > 0 ? plan.bigPath() + ", " + plan.bigFetches() + " downloads x "
         + plan.bigRounds() + " rounds per variant" : "not measured");
-    m.put("client-bound", "wrk used more CPU than the server, or kept its threads 90% busy");
-    m.put("load average at start", loadAverage());
+    m.put("client-bound", "in at least half the rounds wrk used more CPU than the server, or kept its threads 90% busy");
+    m.put("load average at start", Machine.loadAverage());
     return m;
-  }
-
-  static String loadAverage() {
-    try {
-      String[] f = Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII).trim().split("\\s+");
-      return f[0] + " " + f[1] + " " + f[2];
-    } catch (IOException | RuntimeException e) {
-      return "unknown";
-    }
-  }
-
-  private static String hostName() {
-    try {
-      return InetAddress.getLocalHost().getHostName().toLowerCase(Locale.ROOT);
-    } catch (IOException e) {
-      return "unknown";
-    }
   }
 }

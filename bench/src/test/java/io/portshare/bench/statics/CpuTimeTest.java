@@ -18,6 +18,15 @@ class CpuTimeTest {
     assertThat(CpuTime.ticks("/proc/0/stat-that-does-not-exist", 0)).containsExactly(0, 0);
   }
 
+  /** How wrk's CPU is read: a child that only computes shows its CPU time once it is waited for. */
+  @Test
+  void aReapedChildsCpuTimeIsCounted() throws Exception {
+    CpuTime before = CpuTime.ofReapedChildren();
+    Process p = new ProcessBuilder("sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done").start();
+    assertThat(p.waitFor()).isZero();
+    assertThat(CpuTime.ofReapedChildren().minus(before).seconds()).isGreaterThanOrEqualTo(0.05);
+  }
+
   @Test
   void thisJvmHasSpentCpuAndDifferencesSubtract() {
     CpuTime now = CpuTime.ofTree(ProcessHandle.current());

@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -99,9 +100,14 @@ public final class ServiceRuntime {
     ServiceRuntime rt = new ServiceRuntime(descriptor, settings, inherited);
     try {
       rt.startAll();
-    } catch (RuntimeException e) {
+    } catch (StartException | UsageException e) {
       rt.closeAll();
       throw e;
+    } catch (RuntimeException e) {
+      rt.closeAll();
+      // Out of descriptors while making event loops (epoll_create1, eventfd) rather than while
+      // listening: the same clear line as at a listen.
+      throw outOfDescriptors(e, "cannot start " + descriptor.name()).orElseThrow(() -> e);
     }
     return rt;
   }
@@ -112,7 +118,12 @@ public final class ServiceRuntime {
       throw settings.invalid("instances", "1..4096");
     }
     mode = ScalingMode.of(settings.getString("mode"));
-    transport = chooseTransport(settings.getString("transport"));
+    transport = TransportChoice.choose(settings.getString("transport"));
+    if (!inherited.isEmpty() && transport == Transport.IO_URING) {
+      // Netty's io_uring listener cannot be built over an existing descriptor; epoll's can.
+      LOG.warn("transport io_uring cannot serve inherited listening sockets; using epoll");
+      transport = TransportChoice.choose("epoll");
+    }
     PinnedMode pinned = null;
     if (mode == ScalingMode.PINNED) {
       pinned = PinnedMode.prepare(transport, instances);
@@ -125,7 +136,7 @@ public final class ServiceRuntime {
       inherited.check(mode, instances, settings);
       if (transport != Transport.EPOLL) {
         throw new UsageException(inherited.source() + ": serving inherited sockets needs --transport epoll (this "
-            + "runs " + transport.name().toLowerCase(java.util.Locale.ROOT) + ")");
+            + "runs " + TransportChoice.name(transport) + ")");
       }
       LOG.info("serving {} inherited listening socket(s) on port {} from {}", inherited.size(), inherited.port(),
           inherited.source());
@@ -233,25 +244,6 @@ public final class ServiceRuntime {
     return r;
   }
 
-  private Transport chooseTransport(String wanted) {
-    switch (wanted) {
-      case "nio":
-        return Transport.NIO;
-      case "epoll":
-        if (!Transport.EPOLL.available()) {
-          throw new UsageException("transport epoll is not available here: " + Transport.EPOLL.unavailabilityCause());
-        }
-        return Transport.EPOLL;
-      default:
-        if (Transport.EPOLL.available()) {
-          return Transport.EPOLL;
-        }
-        Throwable why = Transport.EPOLL.unavailabilityCause();
-        LOG.warn("native epoll transport unavailable ({}); using NIO", why == null ? "not Linux" : why.toString());
-        return Transport.NIO;
-    }
-  }
-
   private int inheritedFd(int index) {
     return inherited.isEmpty() ? -1 : inherited.fd(index);
   }
@@ -298,7 +290,7 @@ public final class ServiceRuntime {
         .tag("service", descriptor.name())
         .tag("version", Version.get())
         .tag("mode", mode.label())
-        .tag("transport", transport.name().toLowerCase(java.util.Locale.ROOT))
+        .tag("transport", TransportChoice.name(transport))
         .tag("instances", Integer.toString(instances))
         .register(registry);
     Gauge.builder("portshare.connections.open", openConnections, LongAdder::sum)
@@ -307,17 +299,26 @@ public final class ServiceRuntime {
         .register(registry);
   }
 
+  /** The clear start error when "Too many open files" is anywhere in the causes. */
+  private static Optional<StartException> outOfDescriptors(Throwable failure, String what) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (String.valueOf(t.getMessage()).contains("Too many open files")) {
+        return Optional.of(new StartException(what + ": out of file descriptors (open files limit "
+            + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", failure));
+      }
+    }
+    return Optional.empty();
+  }
+
   private static <T> T await(Future<T> f, String what) {
     try {
       return f.toCompletionStage().toCompletableFuture().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (java.util.concurrent.ExecutionException e) {
       Throwable cause = e.getCause();
       String msg = String.valueOf(cause.getMessage());
-      for (Throwable t = cause; t != null; t = t.getCause()) {
-        if (String.valueOf(t.getMessage()).contains("Too many open files")) {
-          throw new StartException("cannot start " + what + ": out of file descriptors (open files limit "
-              + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", cause);
-        }
+      Optional<StartException> outOfDescriptors = outOfDescriptors(cause, "cannot start " + what);
+      if (outOfDescriptors.isPresent()) {
+        throw outOfDescriptors.get();
       }
       if (cause instanceof java.net.BindException || msg.contains("Address already in use")) {
         throw new StartException("cannot listen on " + what + ": address already in use", cause);
@@ -409,7 +410,7 @@ public final class ServiceRuntime {
   }
 
   public String transport() {
-    return transport.name().toLowerCase(java.util.Locale.ROOT);
+    return TransportChoice.name(transport);
   }
 
   public int instances() {

@@ -16,7 +16,7 @@
 #
 # Environment: ROUNDS, JAVAS (java binaries; default: deploy/java.sh's pick), WARMUPS (default
 # "12s"), JAVA_OPTS (service JVM flags), RATE, CONNS, INTERVALS, RPC_CONNS (rpcload connections,
-# 32), PORT (18740; admin PORT+1), OUT. Each run uses its own 127.0.0.x destination (TIME_WAIT).
+# 32), IDLE_CONNS, PORT (18740; admin PORT+1), OUT, STATIC_JAR and RPC_JAR (the service jars). Each run uses its own 127.0.0.x destination (TIME_WAIT).
 # Needs httperf, nginx, gcc. Hold the machine's benchmark lock around it on a shared machine.
 set -euo pipefail
 
@@ -35,8 +35,8 @@ IDLE_CONNS=${IDLE_CONNS:-5000}
 PORT=${PORT:-18740}
 ADMIN_PORT=$((PORT + 1))
 OUT=${OUT:-bench-results/coldstart-$(date -u +%Y%m%dT%H%M%SZ).txt}
-STATIC_JAR=static-server/target/portshare-static-server.jar
-RPC_JAR=rpc-server/target/portshare-rpc-server.jar
+STATIC_JAR=${STATIC_JAR:-static-server/target/portshare-static-server.jar}
+RPC_JAR=${RPC_JAR:-rpc-server/target/portshare-rpc-server.jar}
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 PEERS=bench/peers/c-echo
 

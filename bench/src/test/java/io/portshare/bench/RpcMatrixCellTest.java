@@ -95,7 +95,7 @@ class RpcMatrixCellTest {
       server.stop(Duration.ofSeconds(1));
     }
     assertThat(code).isEqualTo(1);
-    assertThat(out.toString()).contains("workers  mode").contains("64B|1x").contains("load average:")
+    assertThat(out.toString()).contains("RPC echo: 10^4 transactions/s").contains("64B|1x").contains("load average:")
         .doesNotContain("written:");
   }
 

@@ -22,7 +22,7 @@ for pair in DURATION=--duration ROUNDS=--rounds CONNS=--connections THREADS=--th
   var=${pair%%=*}
   flag=${pair#*=}
   [ -n "${!var:-}" ] || continue
-  invoked+=("$var=${!var}")
+  invoked+=("$var=$(printf '%q' "${!var}")")
   value=${!var}
   [ "$var" = WARMUP ] && [[ "$value" =~ ^[0-9]+$ ]] && value=${value}s
   given=no
@@ -31,4 +31,7 @@ for pair in DURATION=--duration ROUNDS=--rounds CONNS=--connections THREADS=--th
   done
   [ "$given" = yes ] || flags+=("$flag=$value")
 done
-exec deploy/bench.sh static --invoked-as="${invoked[*]:+${invoked[*]} }deploy/bench-static.sh${*:+ $*}" "${flags[@]}" "$@"
+# The command as typed (quoted so that it can be pasted back), recorded in the results.
+line="${invoked[*]:+${invoked[*]} }deploy/bench-static.sh"
+[ $# -gt 0 ] && line+=" $(printf '%q ' "$@")"
+exec deploy/bench.sh static --invoked-as="${line% }" "${flags[@]}" "$@"

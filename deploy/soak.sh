@@ -4,7 +4,8 @@
 # 30,000 concurrent to each service, 4 processes, 5 rolling rounds). Exit 0 when every scenario held.
 #
 #   deploy/soak.sh [--long] [--scenarios short-connections,concurrent,concurrent-static,sigkill,
-#                   rolling,sigterm-rpc,sigterm-static,slowloris,rpc-stalls] [--port-base 59000]
+#                   rolling,sigterm-rpc,sigterm-static,slowloris,rpc-stalls,handover,handover-activate]
+#                  [--port-base 59000]
 #                  [--short-connections N] [--concurrent N] [--processes N] [--rounds N] [--netns auto|off]
 #
 # Ports: scenario k uses PORT_BASE+20k .. +19 (default base 59000; 0 picks free blocks below 32768,
@@ -12,13 +13,16 @@
 # loopback only; client processes also bind 127.0.0.2, 127.0.0.3, ... as source addresses.
 # The rolling restart runs twice, each in a network namespace of its own (ip netns, needs root)
 # with net.ipv4.tcp_migrate_req=0 and =1, and reports both failure counts; without root it runs
-# once, with the host's setting. The namespaces are deleted afterwards.
+# once, with the host's setting. handover (SIGHUP replacements through the supervisor that holds
+# the sockets, --processes x --rounds of them and at least --short-connections transactions) and
+# handover-activate (the same, the supervisor started by systemd-socket-activate) run in a namespace
+# with tcp_migrate_req=0 and must lose nothing. The namespaces are deleted afterwards.
 # Environment: JAVA (default: java on PATH), BUILD=0 to never build the jars.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 case "${1:-}" in
-  -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 java="${JAVA:-java}"
 jars=("$root/rpc-server/target/portshare-rpc-server.jar" "$root/static-server/target/portshare-static-server.jar"

@@ -108,6 +108,11 @@ public final class ServerProcesses implements AutoCloseable {
     }
   }
 
+  /** Process ids of the servers, whose CPU is read from /proc next to the generator's. */
+  List<Long> pids() {
+    return processes.stream().map(Process::pid).toList();
+  }
+
   /** The scaling mode the first process says it runs, from its {@code portshare_info} metric. */
   public String reportedMode() {
     try {

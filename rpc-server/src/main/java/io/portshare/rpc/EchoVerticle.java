@@ -11,12 +11,15 @@ import java.util.concurrent.TimeUnit;
 /** One instance of the RPC echo service: a NetServer on the shared port, on this event loop. */
 public final class EchoVerticle extends ServiceVerticle {
 
+  /** The meters connections count in: warm-up ones before ready, then {@link #served}. */
   private RpcMetrics metrics;
+  private RpcMetrics served;
   private int maxPayload;
 
   @Override
   public Future<?> start() {
-    metrics = new RpcMetrics(service.registry(), Integer.toString(service.instance()));
+    served = new RpcMetrics(service.registry(), Integer.toString(service.instance()));
+    metrics = service.warmingUp() ? new RpcMetrics() : served;
     RpcSettings settings = RpcSettings.of(service.settings());
     maxPayload = settings.maxFrame();
     long idleMillis = settings.idleTimeout().toMillis();
@@ -27,14 +30,24 @@ public final class EchoVerticle extends ServiceVerticle {
     return service.listen(vertx.createNetServer(options).connectHandler(this::accept));
   }
 
+  @Override
+  protected void warmedUp() {
+    metrics = served;
+  }
+
   private void accept(NetSocket socket) {
     NetSocketInternal internal = (NetSocketInternal) socket;
-    EchoHandler echo = new EchoHandler(maxPayload, metrics);
+    RpcMetrics counted = metrics;
+    EchoHandler echo = new EchoHandler(maxPayload, counted);
     // The echo handler takes the bytes before Vert.x's handler sees them and handles errors
     // itself; this one only keeps a stray exception from being logged per connection.
-    socket.exceptionHandler(t -> metrics.otherErrors++);
+    socket.exceptionHandler(t -> counted.otherErrors++);
     socket.shutdownHandler(v -> echo.startDrain());
     ChannelHandlerContext vertxHandler = internal.channelHandlerContext();
     vertxHandler.pipeline().addBefore(vertxHandler.name(), "rpc-echo", echo);
+    long lifetime = service.connectionLifetime().toNanos();
+    if (lifetime > 0) {
+      echo.drainAfter(lifetime);
+    }
   }
 }

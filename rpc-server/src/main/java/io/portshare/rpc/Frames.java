@@ -16,4 +16,18 @@ public final class Frames {
   public static Buffer encode(Buffer payload) {
     return Buffer.buffer(HEADER_LENGTH + payload.length()).appendInt(payload.length()).appendBuffer(payload);
   }
+
+  /** A frame whose payload is {@code size} bytes of a fixed, recognisable pattern. */
+  public static Buffer encodePattern(int size) {
+    return encode(pattern(size));
+  }
+
+  /** {@code size} bytes that differ from one position to the next, so a shifted echo shows. */
+  public static Buffer pattern(int size) {
+    byte[] b = new byte[size];
+    for (int i = 0; i < size; i++) {
+      b[i] = (byte) (i * 31 + 7);
+    }
+    return Buffer.buffer(b);
+  }
 }

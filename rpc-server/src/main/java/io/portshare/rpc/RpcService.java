@@ -4,10 +4,15 @@ import io.portshare.runtime.Option;
 import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceVerticle;
 import io.portshare.runtime.Settings;
+import io.portshare.runtime.WarmUpExchange;
+import io.vertx.core.buffer.Buffer;
 import java.util.List;
+import java.util.Optional;
 
 /** The RPC echo service: answers every length-prefixed frame with the same frame, in order. */
 public final class RpcService implements ServiceDescriptor {
+
+  private static final int WARM_UP_PAYLOAD = 64;
 
   @Override
   public String name() {
@@ -37,6 +42,28 @@ public final class RpcService implements ServiceDescriptor {
   @Override
   public void validate(Settings settings) {
     RpcSettings.of(settings);
+  }
+
+  /** One 64-byte frame per connection, as in the benchmark's 64B|1x: answered by the same frame. */
+  @Override
+  public Optional<WarmUpExchange> warmUp(Settings settings) {
+    Buffer frame = Frames.encodePattern(WARM_UP_PAYLOAD);
+    return Optional.of(new WarmUpExchange() {
+      @Override
+      public Buffer request() {
+        return frame;
+      }
+
+      @Override
+      public boolean answered(Buffer received, boolean closed) {
+        return received.length() >= frame.length() && received.slice(0, frame.length()).equals(frame);
+      }
+
+      @Override
+      public String toString() {
+        return "RPC echo of " + WARM_UP_PAYLOAD + " bytes";
+      }
+    });
   }
 
   @Override

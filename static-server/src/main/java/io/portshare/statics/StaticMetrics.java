@@ -21,6 +21,9 @@ final class StaticMetrics {
   long headerTimeouts;
   long badVersions;
 
+  /** Counters in no registry: for warm-up traffic, which the runtime counts apart. */
+  StaticMetrics() {}
+
   StaticMetrics(MeterRegistry registry, String loop) {
     requests(registry, loop, "1xx", m -> m.informational);
     requests(registry, loop, "2xx", m -> m.success);
@@ -28,7 +31,7 @@ final class StaticMetrics {
     requests(registry, loop, "4xx", m -> m.clientError);
     requests(registry, loop, "5xx", m -> m.serverError);
     FunctionCounter.builder("portshare.static.bytes.sent", this, m -> m.bodyBytes)
-        .description("Body bytes sent").baseUnit("bytes")
+        .description("File body bytes sent (the text of an error answer is not counted)").baseUnit("bytes")
         .tag("service", "static").tag("loop", loop).register(registry);
     FunctionCounter.builder("portshare.static.body.bytes", this, m -> m.sendfileBytes)
         .description("Body bytes by how they went out: sendfile (zero-copy) or copy (memory or read+write)")

@@ -4,7 +4,10 @@ import io.portshare.runtime.Option;
 import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceVerticle;
 import io.portshare.runtime.Settings;
+import io.portshare.runtime.WarmUpExchange;
+import java.nio.file.Files;
 import java.util.List;
+import java.util.Optional;
 
 /** The static file service: GET and HEAD of the files under {@code --root}, bodies by sendfile(2). */
 public final class StaticService implements ServiceDescriptor {
@@ -37,6 +40,17 @@ public final class StaticService implements ServiceDescriptor {
   @Override
   public void validate(Settings settings) {
     StaticSettings.of(settings);
+  }
+
+  /**
+   * The root's index page, the page a storm of visitors asks for (the demo site's when no
+   * {@code --root} is given). A root without an index.html is warmed with a name that is not there:
+   * the warm-up reads no user file but the index.
+   */
+  @Override
+  public Optional<WarmUpExchange> warmUp(Settings settings) {
+    boolean index = Files.isRegularFile(StaticSettings.of(settings).root().resolve("index.html"));
+    return Optional.of(WarmUpExchange.httpGet(index ? "/" : "/.portshare-warm-up"));
   }
 
   @Override

@@ -34,6 +34,7 @@ public final class StaticVerticle extends ServiceVerticle {
   private static final CharSequence GET_HEAD = HttpHeaders.createOptimized("GET, HEAD");
   private static final CharSequence RANGE = HttpHeaders.createOptimized("Range");
   private static final CharSequence IF_RANGE = HttpHeaders.createOptimized("If-Range");
+  private static final CharSequence IF_UNMODIFIED_SINCE = HttpHeaders.createOptimized("If-Unmodified-Since");
   private static final CharSequence TEXT = HttpHeaders.createOptimized("text/plain; charset=utf-8");
   private static final Buffer NOT_FOUND = constant("Not Found\n");
   private static final Buffer BAD_REQUEST = constant("Bad Request\n");
@@ -44,7 +45,9 @@ public final class StaticVerticle extends ServiceVerticle {
   private CharSequence cacheControl;
   private long headerTimeoutMillis;
   private FileCache cache;
+  /** The meters requests count in: warm-up ones before ready, then {@link #served}. */
   private StaticMetrics metrics;
+  private StaticMetrics served;
   private Router listing;
   private final Set<HeadWatch> connections = new HashSet<>();
   /** The Date header, pre-encoded and refreshed once a second as the fast Vert.x servers do. */
@@ -59,7 +62,8 @@ public final class StaticVerticle extends ServiceVerticle {
     cacheControl = s.cacheControl().isEmpty() ? null : HttpHeaders.createOptimized(s.cacheControl());
     headerTimeoutMillis = s.headerTimeout().toMillis();
     cache = new FileCache(root, s.memoryMax(), Math.max(s.memoryMax(), 64L << 20));
-    metrics = new StaticMetrics(service.registry(), Integer.toString(service.instance()));
+    served = new StaticMetrics(service.registry(), Integer.toString(service.instance()));
+    metrics = service.warmingUp() ? new StaticMetrics() : served;
     if (s.listing()) {
       listing = Router.router(vertx);
       listing.route().handler(StaticHandler.create(FileSystemAccess.ROOT, root.toString())
@@ -91,6 +95,11 @@ public final class StaticVerticle extends ServiceVerticle {
         .requestHandler(this::handle));
   }
 
+  @Override
+  protected void warmedUp() {
+    metrics = served;
+  }
+
   private static Buffer constant(String s) {
     return CachedFile.directBuffer(s.getBytes(StandardCharsets.UTF_8));
   }
@@ -105,6 +114,10 @@ public final class StaticVerticle extends ServiceVerticle {
     ChannelPipeline pipeline = ((ConnectionBase) conn).channelHandlerContext().pipeline();
     HeadWatch watch = new HeadWatch(pipeline);
     pipeline.addBefore("handler", null, new VersionGuard(metrics));
+    long lifetime = service.connectionLifetime().toNanos();
+    if (lifetime > 0) {
+      pipeline.addBefore("handler", null, new ConnectionAgeLimit(lifetime));
+    }
     connections.add(watch);
     conn.closeHandler(v -> connections.remove(watch));
   }
@@ -177,6 +190,13 @@ public final class StaticVerticle extends ServiceVerticle {
     }
     if (cacheControl != null) {
       res.putHeader(HttpHeaders.CACHE_CONTROL, cacheControl);
+    }
+    if (unmodifiedSinceFails(req, rep)) {
+      res.setStatusCode(412).putHeader(HttpHeaders.CONTENT_LENGTH, "0");
+      res.headers().remove(HttpHeaders.CONTENT_TYPE);
+      metrics.status(412);
+      res.end();
+      return;
     }
     if (notModified(req, rep)) {
       res.setStatusCode(304);
@@ -257,6 +277,19 @@ public final class StaticVerticle extends ServiceVerticle {
     int end = acceptEncoding.indexOf(',', i);
     String param = acceptEncoding.substring(i + 4, end < 0 ? acceptEncoding.length() : end).replace(" ", "");
     return !param.startsWith(";q=0") || param.matches(";q=0\\.0*[1-9].*");
+  }
+
+  /**
+   * RFC 9110 13.1.4: false when the file changed after the date given (412); a value that is not a
+   * date is ignored. The first precondition of 13.2.2's order, since If-Match is not supported.
+   */
+  private static boolean unmodifiedSinceFails(HttpServerRequest req, CachedFile rep) {
+    String ius = req.getHeader(IF_UNMODIFIED_SINCE);
+    if (ius == null) {
+      return false;
+    }
+    long since = HttpDates.parseSeconds(ius);
+    return since >= 0 && rep.modifiedSeconds > since;
   }
 
   /** RFC 9110 13.2.2: If-None-Match wins over If-Modified-Since. */

@@ -19,16 +19,24 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Random;
+import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The static service over real sockets: what it answers, how, and what it counts. */
 class StaticServerTest {
 
   static final String SECRET = "TOP-SECRET-OUTSIDE-THE-ROOT";
+  /** RFC 9110 IMF-fixdate: the day always has two digits. */
+  static final String IMF_FIXDATE = "(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT";
+  /** When dated.txt was last modified: a day of one digit, which IMF-fixdate writes as "07". */
+  static final Instant DATED = Instant.parse("2025-03-07T04:05:06Z");
 
   @TempDir
   static Path tmp;
@@ -39,10 +47,17 @@ class StaticServerTest {
 
   @BeforeAll
   static void start() throws IOException {
+    startWith();
+  }
+
+  /** The server under test, with {@code extra} flags (a subclass runs every test on another transport). */
+  static void startWith(String... extra) throws IOException {
     root = Files.createDirectories(tmp.resolve("root"));
     Site.populate(root, tmp.resolve("outside"));
     big = Files.readAllBytes(root.resolve("big.bin"));
-    rt = TestServers.start(root, "--memory-max", "32KiB");
+    String[] flags = java.util.stream.Stream.concat(java.util.stream.Stream.of("--memory-max", "32KiB"),
+        java.util.Arrays.stream(extra)).toArray(String[]::new);
+    rt = TestServers.start(root, flags);
     port = rt.port();
   }
 
@@ -59,7 +74,7 @@ class StaticServerTest {
     assertThat(r.header("content-type")).isEqualTo("text/html; charset=utf-8");
     assertThat(r.header("content-length")).isEqualTo(Integer.toString(Site.INDEX.length()));
     assertThat(r.header("server")).isEqualTo("portshare");
-    assertThat(HttpDates.parseSeconds(r.header("date"))).isGreaterThan(0);
+    assertThat(r.header("date")).matches(IMF_FIXDATE);
     assertThat(r.header("cache-control")).isEqualTo("public, max-age=60");
   }
 
@@ -130,6 +145,70 @@ class StaticServerTest {
         .status()).isEqualTo(200);
     assertThat(HttpWire.get(port, "/big.bin", "If-None-Match: " + HttpWire.get(port, "/big.bin").header("etag") + "\r\n")
         .status()).isEqualTo(304);
+  }
+
+  @Test
+  void dateIsAnImfFixdateOfNowRefreshedEverySecond() throws Exception {
+    String first = HttpWire.get(port, "/hello.txt").header("date");
+    assertThat(first).matches(IMF_FIXDATE);
+    assertThat(HttpDates.parseSeconds(first)).isBetween(Instant.now().getEpochSecond() - 3, Instant.now().getEpochSecond());
+    // The pre-encoded value moves on by the timer, not by requests.
+    await().atMost(Duration.ofSeconds(5)).until(() -> !HttpWire.get(port, "/hello.txt").header("date").equals(first));
+    String later = HttpWire.get(port, "/hello.txt").header("date");
+    assertThat(HttpDates.parseSeconds(later)).isBetween(Instant.now().getEpochSecond() - 3, Instant.now().getEpochSecond());
+  }
+
+  @Test
+  void lastModifiedIsAnImfFixdateWithATwoDigitDay() throws IOException {
+    assertThat(HttpWire.get(port, "/dated.txt").header("last-modified")).isEqualTo("Fri, 07 Mar 2025 04:05:06 GMT");
+  }
+
+  /** The three forms of one instant a recipient must accept (RFC 9110 section 5.6.7). */
+  static Stream<Arguments> dateForms() {
+    return Stream.of(
+        Arguments.of("IMF-fixdate", "Fri, 07 Mar 2025 04:05:06 GMT", "Fri, 07 Mar 2025 04:05:05 GMT"),
+        Arguments.of("RFC 850", "Friday, 07-Mar-25 04:05:06 GMT", "Friday, 07-Mar-25 04:05:05 GMT"),
+        Arguments.of("asctime", "Fri Mar  7 04:05:06 2025", "Fri Mar  7 04:05:05 2025"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("dateForms")
+  void ifModifiedSinceInEveryDateForm(String form, String modified, String secondBefore) throws IOException {
+    HttpWire.Response same = HttpWire.get(port, "/dated.txt", "If-Modified-Since: " + modified + "\r\n");
+    assertThat(same.status()).isEqualTo(304);
+    assertThat(same.body()).isEmpty();
+    HttpWire.Response changed = HttpWire.get(port, "/dated.txt", "If-Modified-Since: " + secondBefore + "\r\n");
+    assertThat(changed.status()).isEqualTo(200);
+    assertThat(changed.text()).isEqualTo("dated\n");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("dateForms")
+  void ifUnmodifiedSinceInEveryDateForm(String form, String modified, String secondBefore) throws IOException {
+    HttpWire.Response unchanged = HttpWire.get(port, "/dated.txt", "If-Unmodified-Since: " + modified + "\r\n");
+    assertThat(unchanged.status()).isEqualTo(200);
+    assertThat(unchanged.text()).isEqualTo("dated\n");
+    HttpWire.Response changed = HttpWire.get(port, "/dated.txt", "If-Unmodified-Since: " + secondBefore + "\r\n");
+    assertThat(changed.status()).isEqualTo(412);
+    assertThat(changed.header("content-length")).isEqualTo("0");
+    assertThat(changed.body()).isEmpty();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("dateForms")
+  void ifRangeInEveryDateForm(String form, String modified, String secondBefore) throws IOException {
+    HttpWire.Response part = HttpWire.get(port, "/dated.txt", "Range: bytes=1-3\r\nIf-Range: " + modified + "\r\n");
+    assertThat(part.status()).isEqualTo(206);
+    assertThat(part.text()).isEqualTo("ate");
+    HttpWire.Response whole = HttpWire.get(port, "/dated.txt", "Range: bytes=1-3\r\nIf-Range: " + secondBefore + "\r\n");
+    assertThat(whole.status()).isEqualTo(200);
+    assertThat(whole.text()).isEqualTo("dated\n");
+  }
+
+  @Test
+  void aConditionalThatIsNotADateIsIgnored() throws IOException {
+    assertThat(HttpWire.get(port, "/dated.txt", "If-Modified-Since: yesterday\r\n").status()).isEqualTo(200);
+    assertThat(HttpWire.get(port, "/dated.txt", "If-Unmodified-Since: yesterday\r\n").status()).isEqualTo(200);
   }
 
   @Test
@@ -229,11 +308,18 @@ class StaticServerTest {
   }
 
   @Test
-  void tooLongRequestLineIs414AndTooLargeHeadersAre431() throws IOException {
-    HttpWire.Response uri = HttpWire.get(port, "/" + "a".repeat(5000));
-    assertThat(uri.status()).isEqualTo(414);
-    HttpWire.Response headers = HttpWire.get(port, "/hello.txt", "X-Big: " + "b".repeat(9000) + "\r\n");
-    assertThat(headers.status()).isEqualTo(431);
+  void tooLongRequestLineIs414AndTooLargeHeadersAre431AndEachCloses() throws IOException {
+    // Keep-alive requests: the close must come from the refusal, not from the client asking for it.
+    try (HttpWire c = new HttpWire(port)) {
+      c.send("GET /" + "a".repeat(5000) + " HTTP/1.1\r\nHost: t\r\n\r\n");
+      assertThat(c.read(false).status()).isEqualTo(414);
+      assertThat(c.closedByServer(10_000)).as("closed after the 414").isTrue();
+    }
+    try (HttpWire c = new HttpWire(port)) {
+      c.send("GET /hello.txt HTTP/1.1\r\nHost: t\r\nX-Big: " + "b".repeat(9000) + "\r\n\r\n");
+      assertThat(c.read(false).status()).isEqualTo(431);
+      assertThat(c.closedByServer(10_000)).as("closed after the 431").isTrue();
+    }
     assertThat(HttpWire.get(port, "/hello.txt").status()).isEqualTo(200);
   }
 
@@ -269,11 +355,15 @@ class StaticServerTest {
     HttpWire.get(port, "/nope");
     assertThat(metric("portshare_static_requests_total", "status", "2xx") - ok).isEqualTo(1);
     assertThat(metric("portshare_static_requests_total", "status", "4xx") - notFound).isEqualTo(1);
-    assertThat(metric("portshare_static_bytes_sent_bytes_total") - bytes).isEqualTo(6 + "Not Found\n".length() * 0);
+    // Bytes of file bodies only: the 404's own text is not counted.
+    assertThat(metric("portshare_static_bytes_sent_bytes_total") - bytes).isEqualTo(6);
+    // Closes are seen by the server a moment after the client's: wait for the count to settle.
+    await().atMost(Duration.ofSeconds(10)).until(() -> metric("portshare_connections_open") == 0);
     try (HttpWire c = new HttpWire(port)) {
       c.send("GET /hello.txt HTTP/1.1\r\nHost: t\r\n\r\n").read(false);
-      assertThat(metric("portshare_connections_open")).isGreaterThanOrEqualTo(1);
+      assertThat(metric("portshare_connections_open")).isEqualTo(1);
     }
+    await().atMost(Duration.ofSeconds(10)).until(() -> metric("portshare_connections_open") == 0);
   }
 
   static double metric(String name, String... labels) throws IOException, InterruptedException {
@@ -305,6 +395,8 @@ class StaticServerTest {
       Files.writeString(outside.resolve("secret.txt"), SECRET);
       Files.writeString(root.resolve("index.html"), INDEX);
       Files.writeString(root.resolve("hello.txt"), "hello\n");
+      Files.writeString(root.resolve("dated.txt"), "dated\n");
+      Files.setLastModifiedTime(root.resolve("dated.txt"), FileTime.from(DATED));
       Files.writeString(root.resolve("style.css"), CSS);
       try (OutputStream gz = new GZIPOutputStream(Files.newOutputStream(root.resolve("style.css.gz")))) {
         gz.write(CSS.getBytes(StandardCharsets.UTF_8));

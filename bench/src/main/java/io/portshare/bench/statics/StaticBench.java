@@ -1,5 +1,6 @@
 package io.portshare.bench.statics;
 
+import io.portshare.bench.CpuTime;
 import io.portshare.bench.ServerProcesses;
 import io.portshare.bench.results.Cell;
 import io.portshare.bench.results.ClientBound;
@@ -18,6 +19,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -76,7 +78,7 @@ public final class StaticBench {
         meta.put("static-server mode", ours.processes().reportedMode());
         check(ours);
         check(nginx);
-        warm(ours, nginx);
+        meta.put("warm-up, server CPU µs/request of each " + WarmUp.STEP.toSeconds() + " s run", warm(ours, nginx));
         tables.add(files(ours, nginx));
         if (plan.bigRounds() > 0) {
           tables.add(bigFile(ours, nginx, scratch));
@@ -96,6 +98,7 @@ public final class StaticBench {
     cmd.addAll(List.of("-jar", plan.serverJar().toString(), "--root", site.toString(), "--host", "0.0.0.0",
         "--port", Integer.toString(port), "--admin-port", Integer.toString(port + 1),
         "--instances", Integer.toString(plan.workers()), "--mode", plan.mode()));
+    cmd.addAll(plan.serverArgs());
     cmd.addAll(extra);
     return cmd;
   }
@@ -116,18 +119,33 @@ public final class StaticBench {
     log.println(p.name() + " serves the files' exact bytes");
   }
 
-  /** Unmeasured load on ours along every path the JIT will compile, then a little on nginx. */
-  private void warm(Peer ours, Peer nginx) throws IOException, InterruptedException {
-    int runs = plan.paths().size() * plan.closeKinds().size();
-    Duration each = plan.warmup().dividedBy(Math.max(1, runs));
+  /**
+   * Unmeasured load on ours along every path the JIT will compile (each file with each kind of
+   * connection), each until its server CPU per request settles ({@link WarmUp}); then a little on nginx.
+   */
+  private String warm(Peer ours, Peer nginx) throws IOException, InterruptedException {
     if (plan.warmup().isZero()) {
-      return;
+      return "none";
     }
-    log.println("warming " + ours.name() + " for " + plan.warmup().toSeconds() + " s over " + runs
-        + " paths (each file with each kind of connection), then " + nginx.name());
+    List<String> record = new ArrayList<>();
+    int runs = plan.paths().size() * plan.closeKinds().size();
+    WarmUp rule = new WarmUp(plan.warmup().dividedBy(runs), plan.warmupMax().dividedBy(runs));
+    log.println("warming " + ours.name() + ": each of " + runs + " paths for " + rule.least().toMillis() / 1000.0
+        + "-" + rule.most().toMillis() / 1000.0 + " s, until its server CPU per request settles");
     for (boolean close : plan.closeKinds()) {
       for (String path : plan.paths()) {
-        plan.wrk().run(url(ours, path), close, each);
+        List<Double> steps = new ArrayList<>();
+        while (!rule.done(steps)) {
+          CpuTime before = ours.cpu();
+          Wrk.Run run = plan.wrk().run(url(ours, path), close, WarmUp.STEP);
+          double requests = Math.max(1, run.result().requests());
+          steps.add(ours.cpu().minus(before).seconds() * 1e6 / requests);
+        }
+        String line = path + " " + StaticPlan.kind(close) + ": "
+            + String.join(" ", steps.stream().map(v -> String.format(Locale.ROOT, "%.0f", v)).toList())
+            + (rule.settled(steps) ? "" : " (not settled within the limit)");
+        record.add(line);
+        log.println("  warm  " + line);
       }
       plan.wrk().run(url(nginx, plan.paths().get(0)), close, Duration.ofSeconds(1));
     }
@@ -136,6 +154,7 @@ public final class StaticBench {
         Download.fetch("127.0.0.1", ours.port(), plan.bigPath());
       }
     }
+    return String.join("; ", record);
   }
 
   private String url(Peer p, String path) {

@@ -1,12 +1,11 @@
 package io.portshare.bench.statics;
 
+import io.portshare.bench.results.Machine;
 import io.portshare.bench.results.Results;
 import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.Table;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,9 +41,12 @@ public final class StaticCommand implements Callable<Integer> {
   Duration duration;
 
   @Option(names = "--warmup", defaultValue = "30s",
-      description = "unmeasured load on static-server before measuring, spread over every file and kind of connection "
-          + "(default: ${DEFAULT-VALUE})")
+      description = "least unmeasured load on static-server before measuring, spread over every file and kind of "
+          + "connection; each goes on until its server CPU per request settles (default: ${DEFAULT-VALUE})")
   Duration warmup;
+
+  @Option(names = "--warmup-max", defaultValue = "150s", description = "most warm-up in all (default: ${DEFAULT-VALUE})")
+  Duration warmupMax;
 
   @Option(names = "--rounds", defaultValue = "3", description = "rounds; the server going first alternates (default: ${DEFAULT-VALUE})")
   int rounds;
@@ -96,6 +98,10 @@ public final class StaticCommand implements Callable<Integer> {
       description = "static-server's JVM flags (default: ${DEFAULT-VALUE})")
   String serverJvmOptions;
 
+  @Option(names = "--server-args", defaultValue = "",
+      description = "more static-server flags, e.g. \"--memory-max 0\" to send small files with sendfile too")
+  String serverArgs;
+
   @Option(names = "--nginx", description = "the nginx binary (default: nginx on PATH, or /usr/sbin/nginx)")
   String nginx;
 
@@ -120,7 +126,7 @@ public final class StaticCommand implements Callable<Integer> {
     System.out.println("static files: " + plan.paths().size() * plan.closeKinds().size() + " cases x 2 servers x "
         + plan.rounds() + " rounds, load average " + meta.get("load average at start") + "; reports in " + dir);
     List<Table> tables = new StaticBench(plan, System.out).run(meta);
-    meta.put("load average at end", loadAverage());
+    meta.put("load average at end", Machine.loadAverage());
     Results results = new Results("portshare static files against nginx", meta, tables);
     ResultsWriter.writeAll(results, dir);
     System.out.println();
@@ -162,7 +168,8 @@ public final class StaticCommand implements Callable<Integer> {
     if (port < 1 || port > 65535 - 3) {
       throw new IllegalArgumentException("invalid value for --port: " + port + "; expected 1..65532");
     }
-    if (nginxPort < 1 || nginxPort > 65535 - 1 || Math.abs(nginxPort - port) < 4 && nginxPort + 1 >= port) {
+    boolean overlaps = nginxPort <= port + 3 && nginxPort + 1 >= port; // PORT..PORT+3 against NGINX_PORT..+1
+    if (nginxPort < 1 || nginxPort > 65535 - 1 || overlaps) {
       throw new IllegalArgumentException("invalid value for --nginx-port: " + nginxPort
           + "; expected 1..65534, clear of --port .. --port+3");
     }
@@ -180,9 +187,14 @@ public final class StaticCommand implements Callable<Integer> {
         .orElseThrow(() -> new IllegalArgumentException("wrk not found on PATH; install it (apt-get install wrk) or give --wrk"));
     List<String> jvm = serverJvmOptions.isBlank() ? List.of() : Arrays.asList(serverJvmOptions.trim().split("\\s+"));
     Path dirParent = Path.of(System.getProperty("java.io.tmpdir"));
-    return new StaticPlan(serverJar, jvm, mode, w, port, nginxBin, nginxTemplate, nginxPort,
-        new Wrk(wrkBin, threads, connections), paths, kinds, rounds, duration, warmup, bigFile, bigRounds, bigFetches,
+    List<String> extra = serverArgs.isBlank() ? List.of() : Arrays.asList(serverArgs.trim().split("\\s+"));
+    return new StaticPlan(serverJar, jvm, extra, mode, w, port, nginxBin, nginxTemplate, nginxPort,
+        new Wrk(wrkBin, threads, connections), paths, kinds, rounds, duration, warmup, maxWarmup(), bigFile, bigRounds, bigFetches,
         dirParent, out.resolve("servers"), ThreadLocalRandom.current().nextInt(2, 255));
+  }
+
+  private Duration maxWarmup() {
+    return warmupMax.compareTo(warmup) < 0 ? warmup : warmupMax;
   }
 
   private static void positive(String flag, int v) {
@@ -195,39 +207,22 @@ public final class StaticCommand implements Callable<Integer> {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("command", invokedAs != null ? invokedAs
         : "portshare-bench static " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
-    m.put("date", LocalDateTime.now().withNano(0).toString());
-    m.put("host", hostName());
-    m.put("CPUs", Integer.toString(Runtime.getRuntime().availableProcessors()));
-    m.put("OS", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
-    m.put("Java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-    m.put("static-server", plan.serverJar() + ", " + plan.workers() + " event loops, --mode " + plan.mode() + ", JVM "
-        + String.join(" ", plan.serverJvmOptions()));
+    m.putAll(Machine.describe());
+    m.put("static-server", plan.serverJar() + ", " + plan.workers() + " event loops, --mode " + plan.mode()
+        + (plan.serverArgs().isEmpty() ? "" : ", " + String.join(" ", plan.serverArgs()))
+        + ", JVM " + String.join(" ", plan.serverJvmOptions()));
     m.put("nginx", Tools.version(plan.nginx(), "-v") + ", " + plan.workers() + " workers, " + plan.nginxTemplate());
     m.put("wrk", Tools.version(plan.wrk().command("", false, Duration.ofSeconds(1)).get(0), "--version") + ", -t"
         + plan.wrk().threads() + " -c" + plan.wrk().connections() + " -d" + plan.duration().toSeconds() + "s");
     m.put("rounds", plan.rounds() + " (the server going first and the order of cases alternate)");
-    m.put("warm-up", plan.warmup().toSeconds() + " s of load on static-server over every path before measuring");
+    m.put("warm-up", plan.warmup().toSeconds() + "-" + plan.warmupMax().toSeconds() + " s of load on static-server over "
+        + "every path before measuring, each path until " + WarmUp.AGREEING + " runs of " + WarmUp.STEP.toSeconds()
+        + " s agree within "
+        + Math.round(WarmUp.TOLERANCE * 100) + "% on server CPU per request");
     m.put("big file", plan.bigRounds() > 0 ? plan.bigPath() + ", " + plan.bigFetches() + " downloads x "
         + plan.bigRounds() + " rounds per variant" : "not measured");
-    m.put("client-bound", "wrk used more CPU than the server, or kept its threads 90% busy");
-    m.put("load average at start", loadAverage());
+    m.put("client-bound", "in at least half the rounds wrk used more CPU than the server, or kept its threads 90% busy");
+    m.put("load average at start", Machine.loadAverage());
     return m;
-  }
-
-  static String loadAverage() {
-    try {
-      String[] f = Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII).trim().split("\\s+");
-      return f[0] + " " + f[1] + " " + f[2];
-    } catch (IOException | RuntimeException e) {
-      return "unknown";
-    }
-  }
-
-  private static String hostName() {
-    try {
-      return InetAddress.getLocalHost().getHostName().toLowerCase(Locale.ROOT);
-    } catch (IOException e) {
-      return "unknown";
-    }
   }
 }

@@ -25,6 +25,8 @@ public final class ServiceProcess implements AutoCloseable {
 
   private static final Pattern BANNER = Pattern.compile("ready in \\d+ ms: .* port=(\\d+) admin-port=(\\d+)");
 
+  private static final String WARMUP_ENV = "PORTSHARE_WARMUP";
+
   private final Process process;
   private final List<String> lines = new ArrayList<>();
   private final CountDownLatch ready = new CountDownLatch(1);
@@ -41,10 +43,29 @@ public final class ServiceProcess implements AutoCloseable {
 
   /** The launcher on this JVM's own class path (tests: every service on the test class path). */
   public static ServiceProcess launch(Map<String, String> env, String... flags) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-        "io.portshare.runtime.Launcher"));
+    return launchUnder(List.of(), env, flags);
+  }
+
+  /** As {@link #launch}, run by a wrapper that execs it ({@code strace -f -o F}, {@code prlimit --nofile=N --}). */
+  public static ServiceProcess launchUnder(List<String> wrapper, Map<String, String> env, String... flags)
+      throws IOException {
+    return start(command(wrapper, "io.portshare.runtime.Launcher", flags), env);
+  }
+
+  /**
+   * Another main class on this JVM's class path, one that sets the process up (e.g. restricts what
+   * the kernel allows it) and then hands its arguments to the launcher.
+   */
+  public static ServiceProcess launchMain(String mainClass, Map<String, String> env, String... flags)
+      throws IOException {
+    return start(command(List.of(), mainClass, flags), env);
+  }
+
+  private static List<String> command(List<String> wrapper, String mainClass, String... flags) {
+    List<String> cmd = new ArrayList<>(wrapper);
+    cmd.addAll(List.of(javaBin(), "-Xmx256m", "-cp", System.getProperty("java.class.path"), mainClass));
     cmd.addAll(List.of(flags));
-    return start(cmd, env);
+    return cmd;
   }
 
   /** A service fat jar, exactly as {@code java -jar} runs it. */
@@ -67,7 +88,14 @@ public final class ServiceProcess implements AutoCloseable {
     return start(cmd, env);
   }
 
+  /**
+   * Starts cold ({@code --warmup=0}) unless the flags or the environment say otherwise: a test
+   * starts many processes and only the warm-up's own tests wait for one.
+   */
   private static ServiceProcess start(List<String> cmd, Map<String, String> env) throws IOException {
+    if (cmd.stream().noneMatch(f -> f.equals("--warmup") || f.startsWith("--warmup=")) && !env.containsKey(WARMUP_ENV)) {
+      cmd.add("--warmup=0");
+    }
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     pb.environment().keySet().removeIf(k -> k.startsWith("PORTSHARE_"));
     pb.environment().putAll(env);

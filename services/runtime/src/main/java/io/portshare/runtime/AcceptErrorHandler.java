@@ -29,6 +29,7 @@ final class AcceptErrorHandler extends ChannelInboundHandlerAdapter {
   AcceptErrorHandler(String service, LongSupplier openConnections) {
     this.service = service;
     this.openConnections = openConnections;
+    FileLimit.read(); // now, while a descriptor is still free to read it with
   }
 
   @Override

@@ -16,12 +16,22 @@ final class Connections {
 
   private final LongAdder open = new LongAdder();
   private final Counter[] accepted;
+  private final Counter[] warmUp;
+  /** True until the runtime's warm-up before ready has ended: connections meanwhile are its own. */
+  private volatile boolean warmingUp;
 
-  Connections(MeterRegistry registry, String service, int loops) {
+  Connections(MeterRegistry registry, String service, int loops, boolean warmingUp) {
+    this.warmingUp = warmingUp;
     accepted = new Counter[loops];
+    warmUp = new Counter[loops];
     for (int i = 0; i < loops; i++) {
       accepted[i] = Counter.builder("portshare.connections.accepted")
           .description("Connections accepted, per event loop (shows how modes balance)")
+          .tag("service", service)
+          .tag("loop", Integer.toString(i))
+          .register(registry);
+      warmUp[i] = Counter.builder("portshare.warmup.connections")
+          .description("Connections of the warm-up before ready, per event loop (not in connections.accepted)")
           .tag("service", service)
           .tag("loop", Integer.toString(i))
           .register(registry);
@@ -34,9 +44,18 @@ final class Connections {
 
   /** On the event loop {@code loop} that {@code channel} was just registered on. */
   void accepted(Channel channel, int loop) {
-    accepted[loop].increment();
+    (warmingUp ? warmUp : accepted)[loop].increment();
     open.increment();
     channel.closeFuture().addListener(f -> open.decrement());
+  }
+
+  void warmUpEnded() {
+    warmingUp = false;
+  }
+
+  /** Warm-up connections event loop {@code loop} has accepted. */
+  long warmUpConnections(int loop) {
+    return (long) warmUp[loop].count();
   }
 
   long open() {

@@ -7,10 +7,21 @@ import java.nio.file.Path;
 /** The process's open-files limit, as the kernel states it in /proc/self/limits. */
 final class FileLimit {
 
+  /**
+   * Read when the class is first used, at start: at the limit itself /proc/self/limits cannot be
+   * opened, which is exactly when the limit must be named.
+   */
+  private static final String[] AT_START = readNow();
+
   private FileLimit() {}
 
   /** {soft, hard} as the kernel prints them ("unlimited" possible), or null where unknown. */
   static String[] read() {
+    String[] now = readNow();
+    return now != null ? now : AT_START;
+  }
+
+  private static String[] readNow() {
     try {
       for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
         if (line.startsWith("Max open files")) {
@@ -19,7 +30,7 @@ final class FileLimit {
         }
       }
     } catch (IOException | RuntimeException e) {
-      // Not Linux.
+      // Not Linux, or no descriptor left to read it with.
     }
     return null;
   }

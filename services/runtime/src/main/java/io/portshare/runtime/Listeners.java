@@ -4,10 +4,11 @@ import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.unix.UnixChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,13 +56,14 @@ final class Listeners {
     group.add(listener);
   }
 
-  /** The descriptors of this service's open native listeners on {@code port}; none under NIO. */
+  /** The descriptors of this service's open native (epoll, io_uring) listeners on {@code port}; none under NIO. */
   List<Integer> fds(int port) {
     List<Integer> fds = new ArrayList<>();
     for (Channel listener : group) {
-      if (listener instanceof EpollServerSocketChannel && listener.isOpen()
-          && ((EpollServerSocketChannel) listener).localAddress().getPort() == port) {
-        fds.add(((EpollServerSocketChannel) listener).fd().intValue());
+      if (listener instanceof UnixChannel && listener.isOpen()
+          && listener.localAddress() instanceof InetSocketAddress
+          && ((InetSocketAddress) listener.localAddress()).getPort() == port) {
+        fds.add(((UnixChannel) listener).fd().intValue());
       }
     }
     return fds;
@@ -106,7 +108,8 @@ final class Listeners {
 
   /** Connections waiting in the listener's accept queue; 0 when that cannot be told. */
   static int waiting(Channel listener) {
-    if (!(listener instanceof EpollServerSocketChannel) || !listener.isOpen()) {
+    // Epoll and io_uring listeners both have their socket's fd; NIO's is out of reach.
+    if (!(listener instanceof UnixChannel) || !listener.isOpen()) {
       return 0;
     }
     LinuxLibC libc;
@@ -115,7 +118,7 @@ final class Listeners {
     } catch (UnsupportedOperationException e) {
       return 0;
     }
-    int fd = ((EpollServerSocketChannel) listener).fd().intValue();
+    int fd = ((UnixChannel) listener).fd().intValue();
     try (Memory info = new Memory(TCP_INFO_READ); Memory length = new Memory(4)) {
       info.clear();
       length.setInt(0, TCP_INFO_READ);

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -31,10 +32,13 @@ public final class ServiceContext {
   private final MeterRegistry registry;
   /** How each server this instance listens with shuts down gracefully, for the drain. */
   private final List<Function<Duration, Future<Void>>> shutdowns = new CopyOnWriteArrayList<>();
+  private final Connections connections;
+  /** True from start until the runtime's warm-up has ended: connections meanwhile are its own. */
+  private volatile boolean warmingUp;
   private volatile int actualPort = -1;
 
   ServiceContext(String serviceName, Settings settings, RuntimeSettings common, ScalingMode mode, int instance,
-      int port, MeterRegistry registry) {
+      int port, MeterRegistry registry, Connections connections, boolean warmingUp) {
     this.serviceName = serviceName;
     this.settings = settings;
     this.common = common;
@@ -42,6 +46,8 @@ public final class ServiceContext {
     this.instance = instance;
     this.port = port;
     this.registry = registry;
+    this.connections = connections;
+    this.warmingUp = warmingUp;
   }
 
   public String serviceName() {
@@ -105,6 +111,39 @@ public final class ServiceContext {
   public Future<HttpServer> listen(HttpServer server) {
     shutdowns.add(timeout -> server.shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS));
     return server.listen().onSuccess(s -> actualPort = s.actualPort());
+  }
+
+  /**
+   * True while the runtime warms this service up, before ready: every connection accepted
+   * meanwhile is warm-up traffic. A service that counts requests counts these apart from its own
+   * meters and switches back in {@link ServiceVerticle#warmedUp()}.
+   */
+  public boolean warmingUp() {
+    return warmingUp;
+  }
+
+  /**
+   * How long a new connection may live ({@code --max-connection-age}), jittered by up to 10% either
+   * way so that connections opened together do not all close together; {@link Duration#ZERO} when
+   * connections live as long as their peer wants. Past it, a service closes the connection as its
+   * drain would (RPC) or answers the next request with {@code Connection: close} (HTTP).
+   */
+  public Duration connectionLifetime() {
+    Duration age = common.maxConnectionAge();
+    if (age.isZero()) {
+      return Duration.ZERO;
+    }
+    double jitter = 0.9 + 0.2 * ThreadLocalRandom.current().nextDouble();
+    return Duration.ofNanos(Math.max(1, (long) (age.toNanos() * jitter)));
+  }
+
+  void warmUpEnded() {
+    warmingUp = false;
+  }
+
+  /** Warm-up connections this instance's event loop has accepted. */
+  long warmUpConnections() {
+    return connections.warmUpConnections(instance);
   }
 
   int actualPort() {

@@ -1,6 +1,7 @@
 package io.portshare.runtime;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What the launcher needs to know to run a service: its name, default ports, its own options and
@@ -30,6 +31,16 @@ public interface ServiceDescriptor {
    * throw {@link Settings#invalid} for a bad value.
    */
   default void validate(Settings settings) {}
+
+  /**
+   * The exchange that warms this service up before it reports ready (see {@code --warmup}): the
+   * runtime drives it over loopback against every instance's listener until throughput settles.
+   * The default is {@code GET /} over HTTP/1.1; a service of another protocol says its own, or
+   * returns empty to start cold.
+   */
+  default Optional<WarmUpExchange> warmUp(Settings settings) {
+    return Optional.of(WarmUpExchange.httpGet("/"));
+  }
 
   /** A new verticle; one is deployed per instance (per event loop). */
   ServiceVerticle newVerticle();

@@ -8,6 +8,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.net.SocketAddress;
 import io.vertx.core.transport.Transport;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -22,6 +23,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -40,6 +42,14 @@ public final class ServiceRuntime {
   private static final long START_TIMEOUT_SECONDS = 60;
   /** How long a closing listener may wait for its accept queue to empty (at most the drain timeout). */
   private static final Duration LISTENER_QUEUE_WAIT = Duration.ofSeconds(2);
+  /** How much longer than the drain timeout the verticles' drains may take to report back. */
+  private static final Duration DRAIN_REPORT_WAIT = Duration.ofSeconds(2);
+  /**
+   * How long closing the service's Vert.x instances, then the admin's, may each take once drained:
+   * nothing is left to finish then, so a close that takes longer is stuck, and the pod's grace
+   * period must cover it (see {@link #waitsBeyondDrain}).
+   */
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(3);
 
   private final ServiceDescriptor descriptor;
   private final Settings settings;
@@ -52,6 +62,7 @@ public final class ServiceRuntime {
   private final List<ServiceContext> contexts = new ArrayList<>();
   private Vertx adminVertx;
   private AdminServer admin;
+  private EventLoopBeats beats;
   private Transport transport;
   private ScalingMode mode;
   private int instances;
@@ -59,6 +70,9 @@ public final class ServiceRuntime {
   private volatile boolean stopped;
   private AcceptErrorHandler acceptErrors;
   private final Listeners listeners = new Listeners();
+  /** The exchange the warm-up drives, or null when there is none (--warmup 0, or the service has none). */
+  private WarmUpExchange warmUpExchange;
+  private StartTimes startTimes;
   private ServiceRuntime(ServiceDescriptor descriptor, Settings settings, InheritedSockets inherited) {
     this.descriptor = descriptor;
     this.settings = settings;
@@ -68,10 +82,15 @@ public final class ServiceRuntime {
 
   /**
    * Starts a service in this JVM from command-line style flags (no environment, no signals):
-   * how tests and embedders run one. Blocks until it listens and is ready.
+   * how tests and embedders run one. Blocks until it listens and is ready. Without a
+   * {@code --warmup} flag it starts cold ({@code --warmup 0}): a test JVM starts many servers.
    */
   public static ServiceRuntime start(ServiceDescriptor descriptor, String... flags) {
-    return start(descriptor, Settings.resolve(RuntimeSettings.options(descriptor), List.of(flags), Map.of()));
+    List<String> all = new ArrayList<>(List.of(flags));
+    if (all.stream().noneMatch(f -> f.equals("--warmup") || f.startsWith("--warmup="))) {
+      all.add("--warmup=0");
+    }
+    return start(descriptor, Settings.resolve(RuntimeSettings.options(descriptor), all, Map.of()));
   }
 
   /** Starts the service, binding its own sockets, and blocks until it listens and is ready. */
@@ -87,9 +106,14 @@ public final class ServiceRuntime {
     ServiceRuntime rt = new ServiceRuntime(descriptor, settings, inherited);
     try {
       rt.startAll();
-    } catch (RuntimeException e) {
+    } catch (StartException | UsageException e) {
       rt.closeAll();
       throw e;
+    } catch (RuntimeException e) {
+      rt.closeAll();
+      // Out of descriptors while making event loops (epoll_create1, eventfd) rather than while
+      // listening: the same clear line as at a listen.
+      throw outOfDescriptors(e, "cannot start " + descriptor.name()).orElseThrow(() -> e);
     }
     return rt;
   }
@@ -97,7 +121,12 @@ public final class ServiceRuntime {
   private void startAll() {
     instances = common.instances();
     mode = common.mode();
-    transport = chooseTransport(common.transport());
+    transport = TransportChoice.choose(common.transport());
+    if (!inherited.isEmpty() && transport == Transport.IO_URING) {
+      // Netty's io_uring listener cannot be built over an existing descriptor; epoll's can.
+      LOG.warn("transport io_uring cannot serve inherited listening sockets; using epoll");
+      transport = TransportChoice.choose("epoll");
+    }
     PinnedMode pinned = null;
     if (mode == ScalingMode.PINNED) {
       pinned = PinnedMode.prepare(transport, instances);
@@ -110,11 +139,13 @@ public final class ServiceRuntime {
       inherited.check(mode, instances, settings);
       if (transport != Transport.EPOLL) {
         throw new UsageException(inherited.source() + ": serving inherited sockets needs --transport epoll (this "
-            + "runs " + transport.name().toLowerCase(java.util.Locale.ROOT) + ")");
+            + "runs " + transport() + ")");
       }
       LOG.info("serving {} inherited listening socket(s) on port {} from {}", inherited.size(), inherited.port(),
           inherited.source());
     }
+    Duration warmUpLimit = common.warmup();
+    warmUpExchange = warmUpLimit.isZero() ? null : descriptor.warmUp(settings).orElse(null);
 
     // No Vert.x instance runs the metrics SPI: it would put a per-request timer on every hot path.
     // Services count what matters themselves, cheaply, per connection or per read; the JVM's own
@@ -130,12 +161,14 @@ public final class ServiceRuntime {
     new FileDescriptorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     registerInfo();
+    beats = new EventLoopBeats(common.livenessTimeout());
     // A supervisor's replacement child starts while the one it replaces still drains on the same
     // admin port: both hold it for that while (SO_REUSEPORT), as they share the service port.
-    admin = new AdminServer(adminVertx, registry, common.host(), common.adminPort(), inherited.fromSupervisor());
+    admin = new AdminServer(adminVertx, registry, common.host(), common.adminPort(), inherited.fromSupervisor(),
+        beats);
     await(admin.start(), "admin port " + common.adminPort());
 
-    connections = new Connections(registry, descriptor.name(), instances);
+    connections = new Connections(registry, descriptor.name(), instances, warmUpExchange != null);
     acceptErrors = new AcceptErrorHandler(descriptor.name(), connections::open);
     port = inherited.isEmpty() ? common.port() : inherited.port();
     if (mode == ScalingMode.SHARED) {
@@ -172,26 +205,54 @@ public final class ServiceRuntime {
       }
       await(Future.all(rest), "port " + port);
     }
+    synchronized (verticles) {
+      for (ServiceVerticle v : verticles) {
+        beats.watch(descriptor.name() + " instance " + v.service.instance(), v.vertxContext());
+      }
+    }
+    long listeningMillis = StartTimes.sinceJvmStart();
+    WarmUp.Result warmed = warmUpExchange == null ? null : warmUp(warmUpLimit);
+    startTimes = new StartTimes(listeningMillis, StartTimes.sinceJvmStart(), warmed);
+    startTimes.register(registry, descriptor.name());
     admin.ready(true);
   }
 
-  private Transport chooseTransport(String wanted) {
-    switch (wanted) {
-      case "nio":
-        return Transport.NIO;
-      case "epoll":
-        if (!Transport.EPOLL.available()) {
-          throw new UsageException("transport epoll is not available here: " + Transport.EPOLL.unavailabilityCause());
-        }
-        return Transport.EPOLL;
-      default:
-        if (Transport.EPOLL.available()) {
-          return Transport.EPOLL;
-        }
-        Throwable why = Transport.EPOLL.unavailabilityCause();
-        LOG.warn("native epoll transport unavailable ({}); using NIO", why == null ? "not Linux" : why.toString());
-        return Transport.NIO;
+  /** Drives every instance with the service's own exchange, then tells each verticle it is over. */
+  private WarmUp.Result warmUp(Duration limit) {
+    String host = common.host();
+    // A wildcard listener is reached over loopback; a specific address is reached at itself.
+    String target = host.equals("0.0.0.0") || host.isEmpty() ? "127.0.0.1" : host.equals("::") ? "::1" : host;
+    List<Vertx> vertxes;
+    synchronized (serviceVertx) {
+      vertxes = new ArrayList<>(serviceVertx);
     }
+    List<ServiceContext> instancesNow;
+    synchronized (verticles) {
+      instancesNow = new ArrayList<>(contexts);
+    }
+    WarmUp.Result r = new WarmUp(warmUpExchange, SocketAddress.inetSocketAddress(port, target), limit)
+        .run(vertxes, mode == ScalingMode.SHARED ? instances : 1, instancesNow);
+    instancesNow.forEach(ServiceContext::warmUpEnded);
+    connections.warmUpEnded();
+    List<Future<Void>> told = new ArrayList<>();
+    List<ServiceVerticle> all;
+    synchronized (verticles) {
+      all = new ArrayList<>(verticles);
+    }
+    for (ServiceVerticle v : all) {
+      Promise<Void> p = Promise.promise();
+      v.vertxContext().runOnContext(x -> {
+        v.warmedUp();
+        p.complete();
+      });
+      told.add(p.future());
+    }
+    await(Future.all(told), "the end of the warm-up");
+    if (r.ended().equals("failing")) {
+      LOG.warn("warm-up: the service failed {} of {} warm-up exchanges ({}); ready without it",
+          r.failed(), r.failed() + r.answered(), warmUpExchange);
+    }
+    return r;
   }
 
   private int inheritedFd(int index) {
@@ -225,7 +286,7 @@ public final class ServiceRuntime {
     return vertx.deployVerticle(() -> {
       int index = next.getAndIncrement();
       ServiceContext ctx = new ServiceContext(descriptor.name(), settings, common, mode, index, listenPort,
-          registry);
+          registry, connections, warmUpExchange != null);
       ServiceVerticle v = descriptor.newVerticle();
       v.attach(ctx);
       synchronized (verticles) {
@@ -243,9 +304,20 @@ public final class ServiceRuntime {
         .tag("service", descriptor.name())
         .tag("version", Version.get())
         .tag("mode", mode.label())
-        .tag("transport", transport())
+        .tag("transport", TransportChoice.name(transport))
         .tag("instances", Integer.toString(instances))
         .register(registry);
+  }
+
+  /** The clear start error when "Too many open files" is anywhere in the causes. */
+  private static Optional<StartException> outOfDescriptors(Throwable failure, String what) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (String.valueOf(t.getMessage()).contains("Too many open files")) {
+        return Optional.of(new StartException(what + ": out of file descriptors (open files limit "
+            + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", failure));
+      }
+    }
+    return Optional.empty();
   }
 
   private static <T> T await(Future<T> f, String what) {
@@ -254,11 +326,9 @@ public final class ServiceRuntime {
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       String msg = String.valueOf(cause.getMessage());
-      for (Throwable t = cause; t != null; t = t.getCause()) {
-        if (String.valueOf(t.getMessage()).contains("Too many open files")) {
-          throw new StartException("cannot start " + what + ": out of file descriptors (open files limit "
-              + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", cause);
-        }
+      Optional<StartException> outOfDescriptors = outOfDescriptors(cause, "cannot start " + what);
+      if (outOfDescriptors.isPresent()) {
+        throw outOfDescriptors.get();
       }
       if (cause instanceof BindException || msg.contains("Address already in use")) {
         throw new StartException("cannot listen on " + what + ": address already in use", cause);
@@ -309,7 +379,7 @@ public final class ServiceRuntime {
     }
     try {
       Future.join(drains).toCompletionStage().toCompletableFuture()
-          .get(connectionsTimeout.toMillis() + 2000, TimeUnit.MILLISECONDS);
+          .get(connectionsTimeout.plus(DRAIN_REPORT_WAIT).toMillis(), TimeUnit.MILLISECONDS);
     } catch (Exception e) {
       LOG.warn("drain did not finish in time: {}", e.toString());
     }
@@ -323,17 +393,26 @@ public final class ServiceRuntime {
       serviceVertx.forEach(v -> closes.add(v.close()));
     }
     try {
-      Future.join(closes).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      Future.join(closes).toCompletionStage().toCompletableFuture().get(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (Exception e) {
       LOG.warn("closing service event loops: {}", e.toString());
     }
     if (adminVertx != null) {
       try {
-        adminVertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        adminVertx.close().toCompletionStage().toCompletableFuture().get(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
       } catch (Exception e) {
         LOG.warn("closing admin server: {}", e.toString());
       }
     }
+  }
+
+  /**
+   * The longest a stop can take beyond {@code --drain-timeout} (which already bounds the wait for
+   * the accept queues): the drains' report and the two closes. A pod's terminationGracePeriodSeconds
+   * must cover its preStop, the drain timeout and this.
+   */
+  public static Duration waitsBeyondDrain() {
+    return DRAIN_REPORT_WAIT.plus(CLOSE_WAIT).plus(CLOSE_WAIT);
   }
 
   /** The port the service listens on (the real one when 0 was asked for). */
@@ -345,16 +424,28 @@ public final class ServiceRuntime {
     return admin.actualPort();
   }
 
+  /** The running verticles, one per instance. */
+  List<ServiceVerticle> verticles() {
+    synchronized (verticles) {
+      return List.copyOf(verticles);
+    }
+  }
+
   public ScalingMode mode() {
     return mode;
   }
 
   public String transport() {
-    return transport.name().toLowerCase(Locale.ROOT);
+    return TransportChoice.name(transport);
   }
 
   public int instances() {
     return instances;
+  }
+
+  /** When the service listened and when it became ready, and what its warm-up did. */
+  public StartTimes startTimes() {
+    return startTimes;
   }
 
   public PrometheusMeterRegistry registry() {

@@ -23,6 +23,13 @@ public abstract class ServiceVerticle extends VerticleBase {
   }
 
   /**
+   * Called on this instance's event loop when the warm-up before ready has ended (not at all when
+   * there was none): from here on traffic is the service's own. A service that kept warm-up
+   * requests out of its meters (see {@link ServiceContext#warmingUp()}) switches back here.
+   */
+  protected void warmedUp() {}
+
+  /**
    * Stops taking new connections and lets open ones finish, completing when they have or when
    * the timeout has passed. The default shuts down, gracefully, every server this verticle
    * listened with; override to add service-specific draining, and call this too.

@@ -73,6 +73,18 @@ class InheritedSocketsTest {
   }
 
   @Test
+  void ioUringAskedForServesTheInheritedSocketsOnEpoll() throws Exception {
+    int port = listeners(2);
+
+    ServiceRuntime rt = start("--port", "0", "--admin-port", "0", "--host", "127.0.0.1", "--instances", "2",
+        "--mode", "reuseport", "--transport", "io_uring");
+
+    assertThat(rt.transport()).isEqualTo("epoll");
+    assertThat(ReuseportSteering.listeningOn(port)).isEqualTo(2);
+    assertThat(get(port)).contains("200 OK");
+  }
+
+  @Test
   void sharedModeServesOneSocketWithAllItsInstances() throws Exception {
     int port = listeners(1);
 
@@ -160,9 +172,10 @@ class InheritedSocketsTest {
     Vertx a = Vertx.builder().withTransport(Transport.EPOLL).build();
     Vertx b = Vertx.builder().withTransport(Transport.EPOLL).build();
     try {
-      AdminServer old = new AdminServer(a, registry, "127.0.0.1", 0, true);
+      AdminServer old = new AdminServer(a, registry, "127.0.0.1", 0, true, new EventLoopBeats(Duration.ofSeconds(10)));
       old.start().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-      AdminServer fresh = new AdminServer(b, registry, "127.0.0.1", old.actualPort(), true);
+      AdminServer fresh = new AdminServer(b, registry, "127.0.0.1", old.actualPort(), true,
+          new EventLoopBeats(Duration.ofSeconds(10)));
       fresh.start().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
       assertThat(fresh.actualPort()).isEqualTo(old.actualPort());
     } finally {

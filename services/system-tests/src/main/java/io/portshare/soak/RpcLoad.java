@@ -25,6 +25,8 @@ final class RpcLoad implements AutoCloseable {
   final AtomicLong brokenConnections = new AtomicLong();
   /** Each broken long-lived connection: {its local port, System.nanoTime() when it connected}. */
   final java.util.Queue<long[]> broken = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  /** System.nanoTime() at which each failed one-transaction connection began to connect. */
+  final java.util.Queue<Long> failedStarts = new java.util.concurrent.ConcurrentLinkedQueue<>();
   private final AtomicBoolean stop = new AtomicBoolean();
   private final List<Thread> threads = new ArrayList<>();
   private final List<String> firstErrors = new ArrayList<>();
@@ -65,11 +67,13 @@ final class RpcLoad implements AutoCloseable {
   private void oneShotLoop(int port) {
     while (more()) {
       RpcWire w;
+      long startedAt = System.nanoTime();
       try {
         w = new RpcWire(null, port, true);
       } catch (IOException e) {
         failedConnects.incrementAndGet();
         failedTransactions.incrementAndGet();
+        failedStarts.add(startedAt);
         note(e);
         continue;
       }
@@ -79,6 +83,7 @@ final class RpcLoad implements AutoCloseable {
         transactions.incrementAndGet();
       } catch (IOException e) {
         failedTransactions.incrementAndGet();
+        failedStarts.add(startedAt);
         note(e);
       }
     }

@@ -1,8 +1,8 @@
 package io.portshare.soak;
 
-import io.portshare.kit.RpcWire;
-
 import io.portshare.kit.ServiceProcess;
+
+import io.portshare.kit.RpcWire;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,6 +18,9 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -30,6 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class SlowPeers {
 
   private static final int SLOW = 50;
+  private static final Duration FLOOD_LIMIT = Duration.ofSeconds(30);
 
   private SlowPeers() {}
 
@@ -61,9 +65,18 @@ final class SlowPeers {
     }
   }
 
-  /** True when the server closed the connection within 10 s of a trickled head. */
-  private static boolean slowloris(int port) {
-    try (Socket so = new Socket("127.0.0.1", port)) {
+  /**
+   * True when the server closed the connection within 10 s of a trickled head. A connect that
+   * fails is not a close by the server: it counts against the scenario.
+   */
+  static boolean slowloris(int port) {
+    Socket so;
+    try {
+      so = new Socket("127.0.0.1", port);
+    } catch (IOException e) {
+      return false;
+    }
+    try (so) {
       so.setSoTimeout(200);
       OutputStream out = so.getOutputStream();
       InputStream in = so.getInputStream();
@@ -117,6 +130,7 @@ final class SlowPeers {
   static ScenarioResult rpcStalls(SoakConfig cfg) throws Exception {
     int port = cfg.port(7, 0);
     ExecutorService pool = Executors.newCachedThreadPool();
+    ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
     try (ServiceProcess s = ServiceProcess.launchJar(cfg.rpcJar(), Map.of(), "--port", Integer.toString(port),
         "--admin-port", Integer.toString(port + 1), "--host", "127.0.0.1", "--instances", "2",
         "--idle-timeout", "2s").awaitReady(Duration.ofSeconds(60))) {
@@ -129,7 +143,8 @@ final class SlowPeers {
         AtomicLong peakRss = new AtomicLong(rss0);
         List<Future<Long>> floods = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-          floods.add(pool.submit(() -> neverRead(port)));
+          // --idle-timeout 2s closes a flood once the server has stopped reading; 30 s is plenty.
+          floods.add(pool.submit(() -> neverRead(port, FLOOD_LIMIT, watchdog)));
         }
         while (floods.stream().anyMatch(f -> !f.isDone())) {
           peakRss.accumulateAndGet(s.rssBytes(), Math::max);
@@ -140,57 +155,91 @@ final class SlowPeers {
           closed += f.get() ? 1 : 0;
         }
         long maxWritten = 0;
+        long floodsUnclosed = 0;
         for (Future<Long> f : floods) {
-          maxWritten = Math.max(maxWritten, f.get());
+          long w = f.get();
+          floodsUnclosed += w < 0 ? 1 : 0;
+          maxWritten = Math.max(maxWritten, w);
         }
         good.close();
         long growth = peakRss.get() - rss0;
         // Bounded: what one connection can push before the server stops reading is socket buffers
-        // plus Netty's high-water mark, a few MiB, not the 256 MiB each flood tries to send.
-        boolean bounded = maxWritten >= 0 && maxWritten < 64L << 20 && growth < 128L << 20;
+        // plus Netty's high-water mark, a few MiB, not the 256 MiB each flood tries to send; and
+        // every flood must have been closed by the server, not cut by the watchdog or never made.
+        boolean bounded = floodsUnclosed == 0 && maxWritten < 64L << 20 && growth < 128L << 20;
         boolean ok = closed == SLOW && bounded && good.failures() == 0 && good.transactions.get() > 0;
         String detail = String.format("%d of %d half frames closed by --idle-timeout 2s; 4 never-reading clients "
-            + "got at most %s in before the server stopped reading and closed them; RSS peak +%s; good client %d "
-            + "transactions, %d failed", closed, SLOW, ScenarioResult.mib(maxWritten), ScenarioResult.mib(growth),
-            good.transactions.get(), good.failures());
+            + "got at most %s in before the server stopped reading and closed them (%d not closed by it); RSS peak "
+            + "+%s; good client %d transactions, %d failed", closed, SLOW, ScenarioResult.mib(maxWritten),
+            floodsUnclosed, ScenarioResult.mib(growth), good.transactions.get(), good.failures());
         return new ScenarioResult("rpc-stalls", "half frame, then never-reading clients", SLOW + 4 + 2,
             (SLOW - closed) + good.failures() + (bounded ? 0 : 1), ScenarioResult.mib(peakRss.get()), detail, ok);
       }
     } finally {
       pool.shutdownNow();
-    }
-  }
-
-  /** True when the server closed a connection holding a half frame within 10 s. */
-  private static boolean halfFrame(int port) {
-    try (RpcWire w = new RpcWire(port)) {
-      w.write(ByteBuffer.allocate(14).putInt(100).put(new byte[10]).array());
-      return w.closedByPeer(10_000);
-    } catch (IOException e) {
-      return true;
+      watchdog.shutdownNow();
     }
   }
 
   /**
-   * Writes 1 KiB frames and never reads, until a write fails (the server closed) or 256 MiB went in;
-   * returns the bytes written, or -1 if the server never closed the connection.
+   * True when the server closed a connection holding a half frame within 10 s (end of stream or
+   * reset while waiting). A failed connect or send is not a close by the server.
    */
-  private static long neverRead(int port) {
+  static boolean halfFrame(int port) {
+    RpcWire w;
+    try {
+      w = new RpcWire(port);
+      w.write(ByteBuffer.allocate(14).putInt(100).put(new byte[10]).array());
+    } catch (IOException e) {
+      return false;
+    }
+    try (w) {
+      return w.closedByPeer(10_000);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** {@link #neverRead} when the server did not close the connection in time, or took all 256 MiB. */
+  static final long NOT_CLOSED = -1;
+  /** {@link #neverRead} when the connection could not be made at all. */
+  static final long NOT_CONNECTED = -2;
+
+  /**
+   * Writes 1 KiB frames and never reads, until a write fails (the server closed) or 256 MiB went in;
+   * returns the bytes written, {@link #NOT_CLOSED} if the server had not closed the connection
+   * within {@code limit} (a blocked write cannot time out, so a watchdog closes the socket and
+   * that is told apart from the server's close), or {@link #NOT_CONNECTED}.
+   */
+  static long neverRead(int port, Duration limit, ScheduledExecutorService watchdog) {
     byte[] frame = RpcWire.frame(1020, 9);
     byte[] burst = new byte[64 * frame.length];
     for (int i = 0; i < 64; i++) {
       System.arraycopy(frame, 0, burst, i * frame.length, frame.length);
     }
-    long written = 0;
-    try (RpcWire w = new RpcWire(port)) {
+    RpcWire w;
+    try {
+      w = new RpcWire(port);
       w.socket().setSendBufferSize(64 * 1024);
+    } catch (IOException e) {
+      return NOT_CONNECTED;
+    }
+    AtomicBoolean cutByUs = new AtomicBoolean();
+    ScheduledFuture<?> cut = watchdog.schedule(() -> {
+      cutByUs.set(true);
+      w.close();
+    }, limit.toMillis(), TimeUnit.MILLISECONDS);
+    long written = 0;
+    try (w) {
       while (written < 256L << 20) {
         w.write(burst);
         written += burst.length;
       }
-      return -1;
+      return NOT_CLOSED;
     } catch (IOException e) {
-      return written;
+      return cutByUs.get() ? NOT_CLOSED : written;
+    } finally {
+      cut.cancel(false);
     }
   }
 }

@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
 public final class SoakMain implements Callable<Integer> {
 
   static final List<String> SCENARIOS = List.of("short-connections", "concurrent", "concurrent-static", "sigkill", "rolling",
-      "sigterm-rpc", "sigterm-static", "slowloris", "rpc-stalls");
+      "sigterm-rpc", "sigterm-static", "slowloris", "rpc-stalls", "handover", "handover-activate");
   private static final String RESULT = "RESULT\t";
 
   @Option(names = "--long", description = "the long run: 1,000,000 short connections, 30,000 concurrent, "
@@ -176,11 +176,18 @@ public final class SoakMain implements Callable<Integer> {
           if (netns == Netns.auto && NetNamespace.available()) {
             List<ScenarioResult> both = new ArrayList<>();
             for (boolean migrate : new boolean[] {false, true}) {
-              both.add(rollingInNamespace(cfg, root, migrate));
+              both.add(inNamespace("rolling", cfg, root, migrate));
             }
             return both;
           }
           return List.of(RollingRestart.run(cfg, cfg.processes(), cfg.rollingRounds(), ""));
+        case "handover":
+        case "handover-activate":
+          // Held sockets need no migration: judged where the kernel would reset a closed listener's queue.
+          if (!"off".equals(netns) && NetNamespace.available()) {
+            return List.of(inNamespace(scenario, cfg, root, false));
+          }
+          return List.of(SocketHandover.run(cfg, scenario.equals("handover-activate")));
         case "sigterm-rpc":
           return List.of(TermInFlight.rpc(cfg));
         case "sigterm-static":
@@ -196,14 +203,15 @@ public final class SoakMain implements Callable<Integer> {
     }
   }
 
-  /** Runs the rolling scenario as a child JVM inside a fresh namespace with migration on or off. */
-  static ScenarioResult rollingInNamespace(SoakConfig cfg, Path root, boolean migrate) throws Exception {
-    String name = "portshare-soak-" + ProcessHandle.current().pid() + (migrate ? "-m" : "-n");
+  /** Runs one scenario as a child JVM inside a fresh namespace with migration on or off. */
+  static ScenarioResult inNamespace(String scenario, SoakConfig cfg, Path root, boolean migrate) throws Exception {
+    String name = "portshare-soak-" + ProcessHandle.current().pid() + "-" + scenario + (migrate ? "-m" : "-n");
     try (NetNamespace ns = NetNamespace.create(name, migrate)) {
       List<String> cmd = ns.wrap(List.of(ServiceProcess.javaBin(), "-cp", System.getProperty("java.class.path"),
-          SoakMain.class.getName(), "--scenarios", "rolling", "--netns", "off", "--result-lines",
+          SoakMain.class.getName(), "--scenarios", scenario, "--netns", "off", "--result-lines",
           "--root", root.toString(), "--port-base", Integer.toString(cfg.portBase()),
-          "--processes", Integer.toString(cfg.processes()), "--rounds", Integer.toString(cfg.rollingRounds())));
+          "--processes", Integer.toString(cfg.processes()), "--rounds", Integer.toString(cfg.rollingRounds()),
+          "--short-connections", Long.toString(cfg.shortConnections())));
       Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
       ScenarioResult result = null;
       try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
@@ -216,7 +224,7 @@ public final class SoakMain implements Callable<Integer> {
       }
       p.waitFor();
       if (result == null) {
-        throw new IllegalStateException("rolling restart in namespace " + name + " gave no result (exit "
+        throw new IllegalStateException(scenario + " in namespace " + name + " gave no result (exit "
             + p.exitValue() + ")");
       }
       return result;

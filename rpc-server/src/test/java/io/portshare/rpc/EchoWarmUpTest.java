@@ -1,0 +1,50 @@
+package io.portshare.rpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.portshare.kit.PrometheusText;
+import io.portshare.runtime.ServiceRuntime;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The RPC warm-up exchange is answered on every instance and none of it counts as transactions. */
+class EchoWarmUpTest {
+
+  private ServiceRuntime runtime;
+
+  @AfterEach
+  void stop() {
+    if (runtime != null) {
+      runtime.stop(Duration.ofSeconds(1));
+    }
+  }
+
+  @Test
+  void warmUpFramesAreAnsweredOnEveryInstanceAndStayOutOfTheTransactionCount() throws IOException {
+    runtime = ServiceRuntime.start(new RpcService(), "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
+        "--instances", "2", "--warmup", "2s");
+    PrometheusText metrics = PrometheusText.parse(runtime.registry().scrape());
+
+    assertThat(metrics.value("portshare_warmup_exchanges", "outcome", "answered").orElseThrow()).isGreaterThan(0);
+    assertThat(metrics.value("portshare_warmup_exchanges", "outcome", "failed").orElseThrow()).isZero();
+    assertThat(metrics.value("portshare_warmup_connections_total", "loop", "0").orElseThrow()).isGreaterThan(0);
+    assertThat(metrics.value("portshare_warmup_connections_total", "loop", "1").orElseThrow()).isGreaterThan(0);
+    assertThat(metrics.sum("portshare_rpc_transactions_total")).isZero();
+    assertThat(metrics.sum("portshare_rpc_received_bytes_total")).isZero();
+    assertThat(metrics.sum("portshare_connections_accepted_total")).isZero();
+
+    byte[] frame = Frames.encodePattern(64).getBytes();
+    try (Socket s = new Socket("127.0.0.1", runtime.port())) {
+      s.getOutputStream().write(frame);
+      byte[] answer = new byte[frame.length];
+      new DataInputStream(s.getInputStream()).readFully(answer);
+      assertThat(answer).isEqualTo(frame);
+    }
+    PrometheusText after = PrometheusText.parse(runtime.registry().scrape());
+    assertThat(after.sum("portshare_rpc_transactions_total")).isEqualTo(1);
+  }
+}

@@ -1,0 +1,127 @@
+package io.portshare.statics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.portshare.kit.HttpWire;
+import io.portshare.kit.ServiceProcess;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Zero-copy as the kernel saw it, not as the server counts it: the service runs under
+ * {@code strace -f -e trace=sendfile}, and the bytes sendfile(2) returned must be exactly the body
+ * bytes of the large files served; with {@code --no-sendfile} sendfile(2) is never called.
+ */
+class SendfileSyscallTest {
+
+  private static final Duration START = Duration.ofSeconds(120);
+  /** {@code 1234 sendfile(20, 21, [0] => [300000], 300000) = 300000}: what strace -f writes per call. */
+  private static final Pattern CALL = Pattern.compile("^\\d+\\s+sendfile\\(.*\\)\\s+=\\s+(-?\\d+)", Pattern.MULTILINE);
+
+  @TempDir
+  static Path tmp;
+  static Path root;
+  static byte[] big;
+
+  @BeforeAll
+  static void site() throws IOException {
+    root = Files.createDirectories(tmp.resolve("root"));
+    big = new byte[300_000]; // above --memory-max (32 KiB): answered from the file
+    new Random(3).nextBytes(big);
+    Files.write(root.resolve("big.bin"), big);
+    Files.writeString(root.resolve("small.txt"), "small\n"); // from memory, never by sendfile
+  }
+
+  @Test
+  void largeFilesAndRangesGoOutBySendfile() throws Exception {
+    String trace = servedUnderStrace("sendfile.trace");
+    List<Long> calls = calls(trace);
+    assertThat(calls).as("sendfile(2) calls in:\n%s", trace).isNotEmpty().allSatisfy(n -> assertThat(n).isPositive());
+    assertThat(calls.stream().mapToLong(Long::longValue).sum()).as("bytes sendfile(2) sent; trace:\n%s", trace)
+        .isEqualTo(2L * big.length + 1000);
+  }
+
+  @Test
+  void noSendfileNeverCallsIt() throws Exception {
+    String trace = servedUnderStrace("copy.trace", "--no-sendfile");
+    assertThat(calls(trace)).as("sendfile(2) calls with --no-sendfile:\n%s", trace).isEmpty();
+  }
+
+  /** Serves big.bin twice, a 1000-byte range of it and small.txt, then stops; returns strace's output. */
+  private static String servedUnderStrace(String name, String... extra) throws Exception {
+    assumeTrue(System.getProperty("os.name").startsWith("Linux"), "sendfile(2) and strace are Linux only");
+    String strace = StraceProbe.unavailable();
+    // strace is a package on any Linux (.ci/run installs it); in CI its absence is a failure, not a skip.
+    if (strace != null && "true".equals(System.getenv("CI"))) {
+      throw new AssertionError("CI=true but strace cannot run here: " + strace);
+    }
+    assumeTrue(strace == null, "strace cannot run here (" + strace + "): sendfile(2) not checked by the kernel");
+    Path out = tmp.resolve(name);
+    List<String> flags = new ArrayList<>(List.of("--service", "static", "--port", "0", "--admin-port", "0",
+        "--instances", "1", "--host", "127.0.0.1", "--root", root.toString()));
+    flags.addAll(List.of(extra));
+    // --seccomp-bpf: only sendfile stops the JVM's threads, so the traced server runs at nearly full speed.
+    try (ServiceProcess p = ServiceProcess.launchUnder(List.of("strace", "-f", "--seccomp-bpf", "-e", "trace=sendfile",
+        "-e", "signal=none", "-o", out.toString()), Map.of(), flags.toArray(String[]::new))) {
+      p.awaitReady(START);
+      assertThat(HttpWire.get(p.port(), "/big.bin").body()).isEqualTo(big);
+      try (HttpWire c = new HttpWire(p.port())) {
+        c.send("GET /big.bin HTTP/1.1\r\nHost: t\r\n\r\n");
+        assertThat(c.read(false).body()).isEqualTo(big);
+        c.send("GET /big.bin HTTP/1.1\r\nHost: t\r\nRange: bytes=1000-1999\r\n\r\n");
+        assertThat(c.read(false).body()).isEqualTo(Arrays.copyOfRange(big, 1000, 2000));
+        c.send("GET /small.txt HTTP/1.1\r\nHost: t\r\n\r\n");
+        assertThat(c.read(false).text()).isEqualTo("small\n");
+      }
+      // SIGTERM to the JVM that strace runs (strace itself would detach and leave it running); strace
+      // then exits with its exit code, the trace written whole.
+      ProcessHandle.of(p.pid()).orElseThrow().children().forEach(ProcessHandle::destroy);
+      assertThat(p.awaitExit(Duration.ofSeconds(60))).as(p.output()).isZero();
+    }
+    return Files.readString(out);
+  }
+
+  private static List<Long> calls(String trace) {
+    List<Long> bytes = new ArrayList<>();
+    Matcher m = CALL.matcher(trace);
+    while (m.find()) {
+      bytes.add(Long.parseLong(m.group(1)));
+    }
+    return bytes;
+  }
+
+  /** Whether strace can trace a process here: installed, and ptrace allowed. */
+  static final class StraceProbe {
+    private StraceProbe() {}
+
+    /** Null when it can, else why not. */
+    static String unavailable() throws InterruptedException {
+      try {
+        Process p = new ProcessBuilder("strace", "-f", "-e", "trace=none", "-o", "/dev/null", "true")
+            .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+          return "strace did not finish in 30 s";
+        }
+        return p.exitValue() == 0 ? null : "strace exit " + p.exitValue() + ": " + out.trim();
+      } catch (IOException e) {
+        return "strace is not installed (" + e.getMessage() + ")";
+      }
+    }
+  }
+}

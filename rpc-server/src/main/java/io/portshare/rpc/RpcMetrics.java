@@ -2,6 +2,7 @@ package io.portshare.rpc;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The counters of one event loop. Only that loop writes them, as plain fields: a scrape may read a
@@ -39,7 +40,7 @@ final class RpcMetrics {
   }
 
   private void counter(MeterRegistry registry, String name, String help, String loop,
-      java.util.function.ToDoubleFunction<RpcMetrics> f) {
+      ToDoubleFunction<RpcMetrics> f) {
     FunctionCounter.builder(name, this, f).description(help).tag("service", "rpc").tag("loop", loop).register(registry);
   }
 }

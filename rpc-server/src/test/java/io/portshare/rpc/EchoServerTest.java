@@ -15,8 +15,10 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.junit5.VertxExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -121,10 +123,10 @@ class EchoServerTest {
       byte[] both = new byte[frame.length + second.length];
       System.arraycopy(frame, 0, both, 0, frame.length);
       System.arraycopy(second, 0, both, frame.length, second.length);
-      raw.write(java.util.Arrays.copyOf(both, frame.length + 50));
+      raw.write(Arrays.copyOf(both, frame.length + 50));
       assertThat(raw.readFrame()).isEqualTo(payload);
       Thread.sleep(5);
-      raw.write(java.util.Arrays.copyOfRange(both, frame.length + 50, both.length));
+      raw.write(Arrays.copyOfRange(both, frame.length + 50, both.length));
       assertThat(raw.readFrame()).isEqualTo(RpcWire.payload(100, 4));
     }
   }
@@ -148,7 +150,7 @@ class EchoServerTest {
       assertThat(oversize.closedByPeer()).isTrue();
     }
     try (RpcWire garbage = new RpcWire(runtime.port())) {
-      garbage.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      garbage.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       assertThat(garbage.closedByPeer()).isTrue();
     }
     try (RpcWire huge = new RpcWire(runtime.port())) {

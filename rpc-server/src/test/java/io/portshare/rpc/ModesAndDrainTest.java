@@ -15,6 +15,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.junit5.VertxExtension;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -123,7 +124,7 @@ class ModesAndDrainTest {
       // kernel; the drain is about connections the server holds.
       await().untilAsserted(() -> assertThat(metric(runtime, "portshare_connections_accepted_total")).isEqualTo(3.0));
       byte[] last = RpcWire.frame(RpcWire.payload(1000, 77));
-      halfway.write(java.util.Arrays.copyOf(last, 500));
+      halfway.write(Arrays.copyOf(last, 500));
       busy.write(burst.toByteArray());
 
       // SIGTERM does exactly this.
@@ -131,7 +132,7 @@ class ModesAndDrainTest {
 
       // The rest of a frame cut in two arrives after the stop began: it is still answered.
       Thread.sleep(100);
-      halfway.write(java.util.Arrays.copyOfRange(last, 500, last.length));
+      halfway.write(Arrays.copyOfRange(last, 500, last.length));
       assertThat(halfway.readFrame()).isEqualTo(RpcWire.payload(1000, 77));
       assertThat(halfway.closedByPeer()).isTrue();
 

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.portshare.kit.HttpWire;
 import io.portshare.kit.PrometheusText;
 import io.portshare.kit.ServiceProcess;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -16,8 +17,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +45,7 @@ class StaticProcessTest {
       assertThat(index.text()).contains("portshare static-server");
       HttpWire.Response gz = HttpWire.get(p.port(), "/index.html", "Accept-Encoding: gzip\r\n");
       assertThat(gz.header("content-encoding")).isEqualTo("gzip");
-      try (InputStream in = new GZIPInputStream(new java.io.ByteArrayInputStream(gz.body()))) {
+      try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gz.body()))) {
         assertThat(in.readAllBytes()).isEqualTo(index.body());
       }
       assertThat(HttpWire.get(p.port(), "/hello.txt").status()).isEqualTo(200);
@@ -70,8 +75,8 @@ class StaticProcessTest {
         "--instances", "2", "--host", "127.0.0.1", "--root", root.toString(), "--header-timeout", "1s",
         "--idle-timeout", "300s")) {
       p.awaitReady(START);
-      List<HttpWire> conns = java.util.Collections.synchronizedList(new ArrayList<>(IDLE_CONNECTIONS));
-      java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(CLIENT_THREADS);
+      List<HttpWire> conns = Collections.synchronizedList(new ArrayList<>(IDLE_CONNECTIONS));
+      ExecutorService clients = Executors.newFixedThreadPool(CLIENT_THREADS);
       try {
         // Open them all and leave them idle: not one byte sent yet.
         inParallel(clients, i -> conns.add(new HttpWire(p.port())));
@@ -104,8 +109,8 @@ class StaticProcessTest {
   }
 
   /** Runs step(0..IDLE_CONNECTIONS-1) on a few client threads; the first failure fails the test. */
-  private static void inParallel(java.util.concurrent.ExecutorService pool, ClientStep step) throws Exception {
-    List<java.util.concurrent.Future<?>> parts = new ArrayList<>();
+  private static void inParallel(ExecutorService pool, ClientStep step) throws Exception {
+    List<Future<?>> parts = new ArrayList<>();
     int per = IDLE_CONNECTIONS / CLIENT_THREADS;
     for (int t = 0; t < CLIENT_THREADS; t++) {
       int from = t * per;
@@ -117,7 +122,7 @@ class StaticProcessTest {
         return null;
       }));
     }
-    for (java.util.concurrent.Future<?> f : parts) {
+    for (Future<?> f : parts) {
       f.get();
     }
   }

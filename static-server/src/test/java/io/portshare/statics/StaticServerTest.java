@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.portshare.kit.HttpWire;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.kit.PrometheusText;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
@@ -18,8 +19,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,8 +58,8 @@ class StaticServerTest {
     root = Files.createDirectories(tmp.resolve("root"));
     Site.populate(root, tmp.resolve("outside"));
     big = Files.readAllBytes(root.resolve("big.bin"));
-    String[] flags = java.util.stream.Stream.concat(java.util.stream.Stream.of("--memory-max", "32KiB"),
-        java.util.Arrays.stream(extra)).toArray(String[]::new);
+    String[] flags = Stream.concat(Stream.of("--memory-max", "32KiB"),
+        Arrays.stream(extra)).toArray(String[]::new);
     rt = TestServers.start(root, flags);
     port = rt.port();
   }
@@ -235,7 +238,7 @@ class StaticServerTest {
     // A range of a file that goes out by sendfile.
     HttpWire.Response slice = HttpWire.get(port, "/big.bin", "Range: bytes=100000-100999\r\n");
     assertThat(slice.status()).isEqualTo(206);
-    assertThat(slice.body()).isEqualTo(java.util.Arrays.copyOfRange(big, 100000, 101000));
+    assertThat(slice.body()).isEqualTo(Arrays.copyOfRange(big, 100000, 101000));
   }
 
   @Test
@@ -254,7 +257,7 @@ class StaticServerTest {
     assertThat(gz.header("content-encoding")).isEqualTo("gzip");
     assertThat(gz.header("vary")).isEqualTo("Accept-Encoding");
     assertThat(gz.header("content-type")).isEqualTo("text/css; charset=utf-8");
-    assertThat(new String(new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gz.body())).readAllBytes(),
+    assertThat(new String(new GZIPInputStream(new ByteArrayInputStream(gz.body())).readAllBytes(),
         StandardCharsets.UTF_8)).isEqualTo(Site.CSS);
     HttpWire.Response plain = HttpWire.get(port, "/style.css");
     assertThat(plain.header("content-encoding")).isNull();

@@ -2,6 +2,7 @@ package io.portshare.rpc.fuzz;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Random;
 
 /**
@@ -39,7 +40,7 @@ final class RpcStreams {
       case 3:
         name = "frames+cut";
         bytes = frames(r, maxPayload, 1 + r.nextInt(8));
-        bytes = java.util.Arrays.copyOf(bytes, bytes.length == 0 ? 0 : r.nextInt(bytes.length + 1));
+        bytes = Arrays.copyOf(bytes, bytes.length == 0 ? 0 : r.nextInt(bytes.length + 1));
         break;
       case 4:
         name = "frames+garbage";
@@ -100,7 +101,7 @@ final class RpcStreams {
   }
 
   private static byte[] concat(byte[] a, byte[] b) {
-    byte[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+    byte[] c = Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, c, a.length, b.length);
     return c;
   }

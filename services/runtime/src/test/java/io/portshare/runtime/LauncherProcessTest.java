@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.kit.ServiceProcess;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -92,7 +94,7 @@ class LauncherProcessTest {
 
   @Test
   void portInUseExitsOneWithAClearLine() throws Exception {
-    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 50, java.net.InetAddress.getByName("0.0.0.0"));
+    try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("0.0.0.0"));
         ServiceProcess p = ServiceProcess.launch(Map.of(), "--service", "hello", "--port",
             Integer.toString(taken.getLocalPort()), "--admin-port", "0", "--instances", "1")) {
       assertThat(p.awaitExit(START)).isEqualTo(1);

@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Many connections open at once against server processes sharing one port (SO_REUSEPORT), held by
@@ -102,7 +104,7 @@ final class ConcurrentConnections {
         h.getOutputStream().close();
       }
       for (Process h : holders) {
-        if (!h.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+        if (!h.waitFor(30, TimeUnit.SECONDS)) {
           h.destroyForcibly();
         }
       }
@@ -132,5 +134,5 @@ final class ConcurrentConnections {
     throw new IOException("client process ended before saying \"" + word + "\" (exit " + h.waitFor() + ")");
   }
 
-  private static final java.util.Map<Process, BufferedReader> readers = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final Map<Process, BufferedReader> readers = new ConcurrentHashMap<>();
 }

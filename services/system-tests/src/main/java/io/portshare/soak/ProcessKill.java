@@ -4,9 +4,15 @@ import io.portshare.kit.AdminPort;
 import io.portshare.kit.ServiceProcess;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * SIGKILL one of N supervised reuseport processes (deploy/run-processes.sh) under RPC load on
@@ -42,7 +48,7 @@ final class ProcessKill {
       try (RpcLoad load = RpcLoad.persistent(port, CLIENTS); RpcLoad fresh = RpcLoad.oneShot(port, 4, 0)) {
         Thread.sleep(loadTime.toMillis() / 2);
         double victimOpen = new AdminPort(admin).metrics().sum("portshare_connections_open");
-        java.util.Map<Long, Long> owners = serverPidByClientPort(port);
+        Map<Long, Long> owners = serverPidByClientPort(port);
         long snapshotAt = System.nanoTime();
         long before = load.transactions.get();
         long killStarted = System.nanoTime();
@@ -83,7 +89,7 @@ final class ProcessKill {
       }
     } finally {
       supervisor.toHandle().destroy();
-      if (!supervisor.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+      if (!supervisor.waitFor(30, TimeUnit.SECONDS)) {
         supervisor.descendants().forEach(ProcessHandle::destroyForcibly);
         supervisor.destroyForcibly();
       }
@@ -91,13 +97,13 @@ final class ProcessKill {
   }
 
   /** Which server process owns each client connection to the port, by the client's port (from ss -tnp). */
-  static java.util.Map<Long, Long> serverPidByClientPort(int port) throws IOException, InterruptedException {
+  static Map<Long, Long> serverPidByClientPort(int port) throws IOException, InterruptedException {
     Process ss = new ProcessBuilder("ss", "-tnpH", "state", "established", "( sport = :" + port + " )")
         .redirectErrorStream(true).start();
-    String out = new String(ss.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    String out = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     ss.waitFor();
-    java.util.Map<Long, Long> owners = new java.util.HashMap<>();
-    java.util.regex.Matcher m = java.util.regex.Pattern
+    Map<Long, Long> owners = new HashMap<>();
+    Matcher m = Pattern
         .compile("\\S+:" + port + "\\s+\\S+:(\\d+)\\s+users:\\(\\(\"[^\"]*\",pid=(\\d+)").matcher(out);
     while (m.find()) {
       owners.put(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)));

@@ -2,6 +2,9 @@ package io.portshare.soak;
 
 import io.portshare.kit.ServiceProcess;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,15 +73,15 @@ final class RollingRestart {
     }
   }
 
-  private static ServiceProcess start(SoakConfig cfg, int port) throws java.io.IOException {
+  private static ServiceProcess start(SoakConfig cfg, int port) throws IOException {
     return ServiceProcess.launchJar(cfg.rpcJar(), Map.of(), "--port", Integer.toString(port), "--admin-port", "0",
         "--host", "127.0.0.1", "--instances", "1", "--mode", "reuseport", "--drain-timeout", "10s");
   }
 
   static String readMigrate() {
     try {
-      return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/net/ipv4/tcp_migrate_req")).trim();
-    } catch (java.io.IOException e) {
+      return Files.readString(Path.of("/proc/sys/net/ipv4/tcp_migrate_req")).trim();
+    } catch (IOException e) {
       return "unavailable";
     }
   }

@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -24,9 +26,9 @@ final class RpcLoad implements AutoCloseable {
   final AtomicLong failedConnects = new AtomicLong();
   final AtomicLong brokenConnections = new AtomicLong();
   /** Each broken long-lived connection: {its local port, System.nanoTime() when it connected}. */
-  final java.util.Queue<long[]> broken = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  final Queue<long[]> broken = new ConcurrentLinkedQueue<>();
   /** System.nanoTime() at which each failed one-transaction connection began to connect. */
-  final java.util.Queue<Long> failedStarts = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  final Queue<Long> failedStarts = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean stop = new AtomicBoolean();
   private final List<Thread> threads = new ArrayList<>();
   private final List<String> firstErrors = new ArrayList<>();

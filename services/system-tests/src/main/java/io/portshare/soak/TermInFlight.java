@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -21,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 /**
  * SIGTERM while requests are in flight: every RPC frame the clients sent before the signal, and
@@ -72,7 +74,7 @@ final class TermInFlight {
         }));
       }
       // 400 KiB a connection fits the socket buffers, so the writes finish with nothing read yet.
-      boolean allWritten = written.await(10, java.util.concurrent.TimeUnit.SECONDS);
+      boolean allWritten = written.await(10, TimeUnit.SECONDS);
       s.terminate();
       termed.countDown();
       long got = 0;
@@ -108,7 +110,7 @@ final class TermInFlight {
       for (int c = 0; c < HTTP_CONNECTIONS; c++) {
         complete.add(pool.submit(() -> download(port, big, started, termed)));
       }
-      started.await(30, java.util.concurrent.TimeUnit.SECONDS);
+      started.await(30, TimeUnit.SECONDS);
       s.terminate();
       termed.countDown();
       long good = 0;
@@ -150,7 +152,7 @@ final class TermInFlight {
       termed.await();
       at += in.readNBytes(body, at, body.length - at);
       return head.toString(StandardCharsets.ISO_8859_1).startsWith("HTTP/1.1 200") && at == big.length
-          && java.util.Arrays.equals(body, big);
+          && Arrays.equals(body, big);
     } catch (IOException e) {
       started.countDown();
       return false;

@@ -16,6 +16,7 @@ import java.net.Socket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -236,7 +237,7 @@ class RunProcessesTest {
       int n = in.readInt();
       byte[] back = new byte[n];
       in.readFully(back);
-      return java.util.Arrays.equals(payload, back);
+      return Arrays.equals(payload, back);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.portshare.statics.fuzz;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Random;
 
 /**
@@ -94,7 +95,7 @@ final class HttpRequests {
         }
         return b;
       case 1: // cut
-        return java.util.Arrays.copyOf(b, r.nextInt(b.length + 1));
+        return Arrays.copyOf(b, r.nextInt(b.length + 1));
       case 2: { // insert random bytes
         int at = r.nextInt(b.length + 1);
         byte[] ins = new byte[1 + r.nextInt(16)];

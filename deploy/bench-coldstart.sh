@@ -35,8 +35,9 @@ IDLE_CONNS=${IDLE_CONNS:-5000}
 PORT=${PORT:-18740}
 ADMIN_PORT=$((PORT + 1))
 OUT=${OUT:-bench-results/coldstart-$(date -u +%Y%m%dT%H%M%SZ).txt}
-STATIC_JAR=${STATIC_JAR:-static-server/target/portshare-static-server.jar}
-RPC_JAR=${RPC_JAR:-rpc-server/target/portshare-rpc-server.jar}
+. deploy/lib.sh
+STATIC_JAR=${STATIC_JAR:-$(portshare_jar static-server)}
+RPC_JAR=${RPC_JAR:-$(portshare_jar rpc-server)}
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 PEERS=bench/peers/c-echo
 
@@ -45,7 +46,7 @@ for tool in httperf gcc; do
 done
 [ -x "$NGINX" ] || { echo "coldstart: nginx is needed" >&2; exit 2; }
 if [ ! -f "$STATIC_JAR" ] || [ ! -f "$RPC_JAR" ]; then
-  ./mvnw -q -B -pl static-server,rpc-server -am package -DskipTests
+  portshare_need_jars static-server rpc-server
 fi
 [ -x "$PEERS/echo" ] && [ -x "$PEERS/rpcload" ] || "$PEERS/build.sh"
 

@@ -29,9 +29,8 @@ if [ "${1:-}" = "coldstart" ]; then
   shift
   exec deploy/bench-coldstart.sh "$@"
 fi
-BENCH_JAR=bench/target/portshare-bench.jar
-RPC_JAR=rpc-server/target/portshare-rpc-server.jar
-STATIC_JAR=static-server/target/portshare-static-server.jar
+. deploy/lib.sh
+BENCH_JAR=$(portshare_jar bench)
 
 sub=rpc-matrix
 case "${1:-}" in
@@ -43,10 +42,10 @@ for a in "$@"; do
   case "$a" in --target|--target=*) remote=yes ;; esac
 done
 
-if [ ! -f "$BENCH_JAR" ] || { [ "$remote" = no ] && [ ! -f "$RPC_JAR" ]; } || { [ "$sub" = static ] && [ ! -f "$STATIC_JAR" ]; }; then
-  echo "bench: building the services and bench" >&2
-  ./mvnw -q -B -pl rpc-server,static-server,bench -am package -DskipTests
-fi
+needed=(bench)
+[ "$remote" = no ] && needed+=(rpc-server)
+[ "$sub" = static ] && needed+=(static-server)
+portshare_need_jars "${needed[@]}"
 if { [ ! -x bench/peers/c-echo/echo ] || [ ! -x bench/peers/c-echo/rpcload ]; } && command -v gcc >/dev/null; then
   bench/peers/c-echo/build.sh >&2 || echo "bench: could not build the C peers; the Java generator makes the load, no c-epoll row" >&2
 fi

@@ -53,10 +53,10 @@ for v in "$port" "$admin"; do
 done
 java="${JAVA:-java}"
 read -r -a java_opts <<< "${JAVA_OPTS:--Xmx256m -XX:+ExitOnOutOfMemoryError}"
-jar="${SERVICE_JAR:-$root/$service/target/portshare-$service.jar}"
-if [ ! -f "$jar" ] && [ -z "${SERVICE_JAR:-}" ]; then
-  echo "run-processes: $jar is missing; building (./mvnw -q -B package -DskipTests)" >&2
-  (cd "$root" && ./mvnw -q -B package -DskipTests) || exit 1
+. "$root/deploy/lib.sh"
+jar="${SERVICE_JAR:-$(portshare_jar "$service")}"
+if [ -z "${SERVICE_JAR:-}" ]; then
+  portshare_need_jars "$service" || exit 1
 fi
 [ -f "$jar" ] || { echo "run-processes: no jar at $jar" >&2; exit 1; }
 # The environment must not undo the supervisor's flags below.

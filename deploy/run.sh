@@ -8,18 +8,14 @@
 # JVM flags for both: JAVA_OPTS (default -XX:+ExitOnOutOfMemoryError); java binary: JAVA.
 set -uo pipefail
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
+. "$(dirname "$0")/lib.sh"
 java="${JAVA:-java}"
 read -r -a java_opts <<< "${JAVA_OPTS:--XX:+ExitOnOutOfMemoryError}"
 read -r -a static_args <<< "${STATIC_ARGS:-}"
 read -r -a rpc_args <<< "${RPC_ARGS:-}"
-static_jar="$root/static-server/target/portshare-static-server.jar"
-rpc_jar="$root/rpc-server/target/portshare-rpc-server.jar"
-
-if [ ! -f "$static_jar" ] || [ ! -f "$rpc_jar" ]; then
-  echo "run: building the service jars (./mvnw -q -B package -DskipTests)" >&2
-  (cd "$root" && ./mvnw -q -B package -DskipTests) || exit 1
-fi
+static_jar=$(portshare_jar static-server)
+rpc_jar=$(portshare_jar rpc-server)
+portshare_need_jars static-server rpc-server || exit 1
 
 # $! stays the JVM's pid: the output prefix runs in a process substitution.
 "$java" "${java_opts[@]}" -jar "$static_jar" "${static_args[@]}" > >(sed -u 's/^/[static] /') 2>&1 &

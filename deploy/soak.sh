@@ -25,19 +25,8 @@ case "${1:-}" in
   -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 java="${JAVA:-java}"
-jars=("$root/rpc-server/target/portshare-rpc-server.jar" "$root/static-server/target/portshare-static-server.jar"
-  "$root/services/system-tests/target/portshare-soak.jar")
-for jar in "${jars[@]}"; do
-  if [ ! -f "$jar" ]; then
-    if [ "${BUILD:-1}" = 0 ]; then
-      echo "soak: $jar is missing (build: ./mvnw -q -B package -DskipTests)" >&2
-      exit 1
-    fi
-    echo "soak: $jar is missing; building (./mvnw -q -B package -DskipTests)" >&2
-    (cd "$root" && ./mvnw -q -B package -DskipTests)
-    break
-  fi
-done
+. "$root/deploy/lib.sh"
+portshare_need_jars rpc-server static-server services/system-tests
 # Each held connection is a descriptor: take the whole hard limit (the JVM does too, -XX:+MaxFDLimit).
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-exec "$java" -Xmx512m -jar "$root/services/system-tests/target/portshare-soak.jar" --root "$root" "$@"
+exec "$java" -Xmx512m -jar "$(portshare_jar services/system-tests)" --root "$root" "$@"

@@ -1,0 +1,30 @@
+# Sourced by the deploy scripts: where each module's runnable jar is, and building it when missing.
+#   portshare_jar MODULE        prints MODULE's runnable jar: rpc-server, static-server, bench,
+#                               services/system-tests (the soak)
+#   portshare_need_jars MODULE...
+#                               builds those modules (and what they need) when any of their jars is
+#                               missing; with BUILD=0 it says which is missing and fails instead
+portshare_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+portshare_jar() {
+  case "$1" in
+    services/system-tests) echo "$portshare_root/services/system-tests/target/portshare-soak.jar" ;;
+    *) echo "$portshare_root/$1/target/portshare-${1##*/}.jar" ;;
+  esac
+}
+
+portshare_need_jars() {
+  local m missing=""
+  for m in "$@"; do
+    [ -f "$(portshare_jar "$m")" ] || missing=$m
+  done
+  [ -z "$missing" ] && return 0
+  local modules
+  modules=$(IFS=,; echo "$*")
+  if [ "${BUILD:-1}" = 0 ]; then
+    echo "$(basename "$0"): $(portshare_jar "$missing") is missing (build: ./mvnw -q -B -pl $modules -am package -DskipTests)" >&2
+    return 1
+  fi
+  echo "$(basename "$0"): building $modules (./mvnw -q -B -pl $modules -am package -DskipTests)" >&2
+  (cd "$portshare_root" && ./mvnw -q -B -pl "$modules" -am package -DskipTests)
+}

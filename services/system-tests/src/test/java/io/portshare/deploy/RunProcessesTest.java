@@ -3,20 +3,15 @@ package io.portshare.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.portshare.kit.AdminPort;
+import io.portshare.kit.RpcWire;
 import java.io.BufferedReader;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ConnectException;
-import java.net.HttpURLConnection;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -226,30 +221,16 @@ class RunProcessesTest {
 
   /** One RPC transaction on a new connection: a length-prefixed frame out, the same frame back. */
   private static boolean echo(int port, byte[] payload, int timeoutMillis) throws IOException {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-      s.setSoTimeout(timeoutMillis);
-      DataOutputStream out = new DataOutputStream(s.getOutputStream());
-      out.writeInt(payload.length);
-      out.write(payload);
-      out.flush();
-      DataInputStream in = new DataInputStream(s.getInputStream());
-      int n = in.readInt();
-      byte[] back = new byte[n];
-      in.readFully(back);
-      return Arrays.equals(payload, back);
+    byte[] frame = RpcWire.frame(payload);
+    try (RpcWire wire = new RpcWire(port)) {
+      wire.socket().setSoTimeout(timeoutMillis);
+      wire.transact(frame);
+      return true;
     }
   }
 
   private static boolean ready(int adminPort) {
-    try {
-      HttpURLConnection c = (HttpURLConnection) new URL("http://127.0.0.1:" + adminPort + "/health/ready").openConnection();
-      c.setConnectTimeout(2000);
-      c.setReadTimeout(5000);
-      return c.getResponseCode() == 200;
-    } catch (IOException e) {
-      return false;
-    }
+    return new AdminPort(adminPort).ready();
   }
 
   private static int listeners(int port) throws IOException, InterruptedException {

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -15,6 +16,8 @@ import java.util.concurrent.atomic.LongAdder;
 final class Connections {
 
   private final LongAdder open = new LongAdder();
+  /** One listener object for every close: nothing is made per connection but its registration. */
+  private final ChannelFutureListener uncount = f -> open.decrement();
   private final Counter[] accepted;
   private final Counter[] warmUp;
   /** True until the runtime's warm-up before ready has ended: connections meanwhile are its own. */
@@ -46,7 +49,7 @@ final class Connections {
   void accepted(Channel channel, int loop) {
     (warmingUp ? warmUp : accepted)[loop].increment();
     open.increment();
-    channel.closeFuture().addListener(f -> open.decrement());
+    channel.closeFuture().addListener(uncount);
   }
 
   void warmUpEnded() {

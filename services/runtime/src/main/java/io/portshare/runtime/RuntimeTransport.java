@@ -5,8 +5,6 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -107,19 +105,22 @@ final class RuntimeTransport implements Transport {
     }
 
     /**
-     * On a listening socket, just before ServerBootstrap's acceptor: lets the acceptor hand each new
-     * connection to an event loop (registering names the loop at once), then counts it there and
-     * uncounts it on close. Nothing is added to the connection's own pipeline.
+     * The child handler: counts a connection once it is registered on its event loop (so the loop
+     * is known, and before Vert.x's handlers see it), then hands its pipeline to Vert.x's own
+     * initializer and leaves it.
      */
     @ChannelHandler.Sharable
-    private final class Counting extends ChannelInboundHandlerAdapter {
+    private final class Counting extends ChannelInitializer<Channel> {
+      private final ChannelHandler vertxChild;
+
+      Counting(ChannelHandler vertxChild) {
+        this.vertxChild = vertxChild;
+      }
+
       @Override
-      public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ctx.fireChannelRead(msg);
-        Channel connection = (Channel) msg;
-        if (connection.isOpen()) {
-          connections.accepted(connection, number(connection.eventLoop()));
-        }
+      protected void initChannel(Channel connection) {
+        connections.accepted(connection, number(connection.eventLoop()));
+        connection.pipeline().addLast(vertxChild);
       }
     }
 
@@ -219,8 +220,10 @@ final class RuntimeTransport implements Transport {
     @Override
     public void configure(NetServerOptions options, boolean domainSocket, ServerBootstrap bootstrap) {
       delegate.configure(options, domainSocket, bootstrap);
+      // Vert.x has set its child handler by now: Counting wraps it.
+      bootstrap.childHandler(new Counting(bootstrap.config().childHandler()));
       // ServerBootstrap puts this handler before its acceptor, so AcceptErrorHandler sees accept
-      // errors first, and Counting sees each connection it accepts.
+      // errors first.
       bootstrap.handler(new ChannelInitializer<ServerChannel>() {
         @Override
         protected void initChannel(ServerChannel listener) {
@@ -228,7 +231,7 @@ final class RuntimeTransport implements Transport {
           if (InheritedListener.is(listener)) {
             listener.pipeline().addLast(new InheritedListener.Gate());
           }
-          listener.pipeline().addLast(acceptErrors, new Counting());
+          listener.pipeline().addLast(acceptErrors);
         }
       });
     }

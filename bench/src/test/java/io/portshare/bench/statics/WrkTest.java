@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.portshare.bench.CpuTime;
 import io.portshare.bench.results.Round;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -15,7 +15,7 @@
 #   JAVAS="java /opt/jdk-25/bin/java /opt/jdk-25/bin/java:-XX:+UseCompactObjectHeaders" WARMUPS="0 12s" deploy/bench.sh coldstart
 #   JAVAS="/opt/jdk-25/bin/java /opt/jdk-25/bin/java:-XX:AOTCache=aot/@SERVICE@.aot" deploy/bench.sh coldstart
 #
-# Environment: ROUNDS, JAVAS (java binaries; default: deploy/java.sh's pick), WARMUPS (default
+# Environment: ROUNDS, JAVAS (java binaries; default: java on PATH and Java 25+ if installed), WARMUPS (default
 # "12s"), JAVA_OPTS (service JVM flags), RATE, CONNS, INTERVALS, RPC_CONNS (rpcload connections,
 # 32), IDLE_CONNS, PORT (18740; admin PORT+1), OUT, STATIC_JAR and RPC_JAR (the service jars). Each run uses its own 127.0.0.x destination (TIME_WAIT).
 # Needs httperf, nginx, gcc. Hold the machine's benchmark lock around it on a shared machine.
@@ -25,7 +25,9 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 cd "$HERE"
 . deploy/java.sh
 ROUNDS=${ROUNDS:-3}
-JAVAS=${JAVAS:-$(portshare_java)}
+# By default the runtime the services use (java on PATH) against Java 25 or later where installed.
+j25=$(portshare_java_home_of 25 || true)
+JAVAS=${JAVAS:-java${j25:+ $j25/bin/java}}
 WARMUPS=${WARMUPS:-12s}
 JAVA_OPTS=${JAVA_OPTS:--XX:+ExitOnOutOfMemoryError}
 RATE=${RATE:-4000}

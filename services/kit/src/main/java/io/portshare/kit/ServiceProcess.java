@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -85,7 +86,14 @@ public final class ServiceProcess implements AutoCloseable {
     List<String> cmd = new ArrayList<>(prefix);
     cmd.addAll(List.of(javaBin(), "-Xmx256m", "-XX:+ExitOnOutOfMemoryError", "-jar", jar.toString()));
     cmd.addAll(List.of(flags));
-    return start(cmd, env);
+    // A scenario judges what is lost across starts and stops, not how fast a start serves: it
+    // starts cold unless PORTSHARE_WARMUP (or a --warmup flag) says otherwise.
+    Map<String, String> withWarmUp = new HashMap<>(env);
+    if (!withWarmUp.containsKey("PORTSHARE_WARMUP")
+        && Stream.of(flags).noneMatch(f -> f.equals("--warmup") || f.startsWith("--warmup="))) {
+      withWarmUp.put("PORTSHARE_WARMUP", System.getenv().getOrDefault("PORTSHARE_WARMUP", "0"));
+    }
+    return start(cmd, withWarmUp);
   }
 
   /**

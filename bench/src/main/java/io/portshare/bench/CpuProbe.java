@@ -12,6 +12,6 @@ public interface CpuProbe {
 
   static CpuProbe processes(List<Long> pids) {
     List<Long> copy = List.copyOf(pids);
-    return () -> ProcessCpu.seconds(copy);
+    return () -> CpuTime.seconds(copy);
   }
 }

@@ -79,10 +79,10 @@ public final class LoadGenerator {
       double server1;
       try (Progress.Bar bar = progress.start(clock, done)) {
         waitUntil(clock.measureStart);
-        client0 = ProcessCpu.self();
+        client0 = CpuTime.self();
         server0 = server.seconds();
         waitUntil(clock.measureEnd);
-        client1 = ProcessCpu.self();
+        client1 = CpuTime.self();
         server1 = server.seconds();
       }
       // Stopping runs on each loop: after it the loops' figures are final and visible here.

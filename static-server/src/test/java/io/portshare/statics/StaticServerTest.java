@@ -46,10 +46,17 @@ class StaticServerTest {
 
   @BeforeAll
   static void start() throws IOException {
+    startWith();
+  }
+
+  /** The server under test, with {@code extra} flags (a subclass runs every test on another transport). */
+  static void startWith(String... extra) throws IOException {
     root = Files.createDirectories(tmp.resolve("root"));
     Site.populate(root, tmp.resolve("outside"));
     big = Files.readAllBytes(root.resolve("big.bin"));
-    rt = TestServers.start(root, "--memory-max", "32KiB");
+    String[] flags = java.util.stream.Stream.concat(java.util.stream.Stream.of("--memory-max", "32KiB"),
+        java.util.Arrays.stream(extra)).toArray(String[]::new);
+    rt = TestServers.start(root, flags);
     port = rt.port();
   }
 

@@ -46,11 +46,23 @@ public final class ServiceProcess implements AutoCloseable {
   /** As {@link #launch}, run by a wrapper that execs it ({@code strace -f -o F}, {@code prlimit --nofile=N --}). */
   public static ServiceProcess launchUnder(List<String> wrapper, Map<String, String> env, String... flags)
       throws IOException {
+    return start(command(wrapper, "io.portshare.runtime.Launcher", flags), env);
+  }
+
+  /**
+   * Another main class on this JVM's class path, one that sets the process up (e.g. restricts what
+   * the kernel allows it) and then hands its arguments to the launcher.
+   */
+  public static ServiceProcess launchMain(String mainClass, Map<String, String> env, String... flags)
+      throws IOException {
+    return start(command(List.of(), mainClass, flags), env);
+  }
+
+  private static List<String> command(List<String> wrapper, String mainClass, String... flags) {
     List<String> cmd = new ArrayList<>(wrapper);
-    cmd.addAll(List.of(javaBin(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-        "io.portshare.runtime.Launcher"));
+    cmd.addAll(List.of(javaBin(), "-Xmx256m", "-cp", System.getProperty("java.class.path"), mainClass));
     cmd.addAll(List.of(flags));
-    return start(cmd, env);
+    return cmd;
   }
 
   /** A service fat jar, exactly as {@code java -jar} runs it. */

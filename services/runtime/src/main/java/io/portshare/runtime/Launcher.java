@@ -199,7 +199,8 @@ public final class Launcher {
         Option.string("host", "0.0.0.0", "address to listen on"),
         Option.integer("instances", cpus, "event loops serving the port (default: CPUs this JVM may use)"),
         Option.choice("mode", "reuseport", "how instances share the port", "shared", "reuseport", "pinned"),
-        Option.choice("transport", "auto", "auto uses native epoll when present, else NIO", "auto", "epoll", "nio"),
+        Option.choice("transport", "auto", "auto uses native epoll when present, else NIO; io_uring falls back "
+            + "to epoll where refused", "auto", "epoll", "io_uring", "nio"),
         Option.path(Settings.CONFIG, "", "YAML or JSON file of option: value"),
         Option.duration("drain-timeout", "10s", "on SIGTERM, how long open connections may finish"),
         Option.duration("warmup", WARM_UP_DEFAULT, "before ready, drive every instance with the service's own"

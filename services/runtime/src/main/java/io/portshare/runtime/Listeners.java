@@ -3,9 +3,9 @@ package io.portshare.runtime;
 import com.sun.jna.Memory;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.unix.UnixChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,7 +91,8 @@ final class Listeners {
 
   /** Connections waiting in the listener's accept queue; 0 when that cannot be told. */
   static int waiting(Channel listener) {
-    if (!(listener instanceof EpollServerSocketChannel) || !listener.isOpen()) {
+    // Epoll and io_uring listeners both have their socket's fd; NIO's is out of reach.
+    if (!(listener instanceof UnixChannel) || !listener.isOpen()) {
       return 0;
     }
     LinuxLibC libc;
@@ -100,7 +101,7 @@ final class Listeners {
     } catch (UnsupportedOperationException e) {
       return 0;
     }
-    int fd = ((EpollServerSocketChannel) listener).fd().intValue();
+    int fd = ((UnixChannel) listener).fd().intValue();
     try (Memory info = new Memory(TCP_INFO_READ); Memory length = new Memory(4)) {
       info.clear();
       length.setInt(0, TCP_INFO_READ);

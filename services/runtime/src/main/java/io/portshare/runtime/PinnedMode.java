@@ -51,9 +51,11 @@ final class PinnedMode {
   /** The pinned layout for {@code instances}, or null (after one WARN line) when it cannot work here. */
   static PinnedMode prepare(Transport transport, int instances) {
     try {
-      if (transport != Transport.EPOLL) {
-        throw new UnsupportedOperationException("it needs the native epoll transport, this runs "
-            + transport.name().toLowerCase(java.util.Locale.ROOT));
+      // The listeners' fds are found through /proc and the threads pinned from inside their loops,
+      // so epoll and io_uring both work; NIO has no Linux socket options to steer with.
+      if (!TransportChoice.isLinuxNative(transport)) {
+        throw new UnsupportedOperationException("it needs a native Linux transport (epoll, io_uring), this runs "
+            + TransportChoice.name(transport));
       }
       LinuxLibC libc = LinuxLibC.load();
       CpuAffinity affinity = new CpuAffinity(libc);

@@ -118,7 +118,12 @@ public final class ServiceRuntime {
       throw settings.invalid("instances", "1..4096");
     }
     mode = ScalingMode.of(settings.getString("mode"));
-    transport = chooseTransport(settings.getString("transport"));
+    transport = TransportChoice.choose(settings.getString("transport"));
+    if (!inherited.isEmpty() && transport == Transport.IO_URING) {
+      // Netty's io_uring listener cannot be built over an existing descriptor; epoll's can.
+      LOG.warn("transport io_uring cannot serve inherited listening sockets; using epoll");
+      transport = TransportChoice.choose("epoll");
+    }
     PinnedMode pinned = null;
     if (mode == ScalingMode.PINNED) {
       pinned = PinnedMode.prepare(transport, instances);
@@ -131,7 +136,7 @@ public final class ServiceRuntime {
       inherited.check(mode, instances, settings);
       if (transport != Transport.EPOLL) {
         throw new UsageException(inherited.source() + ": serving inherited sockets needs --transport epoll (this "
-            + "runs " + transport.name().toLowerCase(java.util.Locale.ROOT) + ")");
+            + "runs " + TransportChoice.name(transport) + ")");
       }
       LOG.info("serving {} inherited listening socket(s) on port {} from {}", inherited.size(), inherited.port(),
           inherited.source());
@@ -239,25 +244,6 @@ public final class ServiceRuntime {
     return r;
   }
 
-  private Transport chooseTransport(String wanted) {
-    switch (wanted) {
-      case "nio":
-        return Transport.NIO;
-      case "epoll":
-        if (!Transport.EPOLL.available()) {
-          throw new UsageException("transport epoll is not available here: " + Transport.EPOLL.unavailabilityCause());
-        }
-        return Transport.EPOLL;
-      default:
-        if (Transport.EPOLL.available()) {
-          return Transport.EPOLL;
-        }
-        Throwable why = Transport.EPOLL.unavailabilityCause();
-        LOG.warn("native epoll transport unavailable ({}); using NIO", why == null ? "not Linux" : why.toString());
-        return Transport.NIO;
-    }
-  }
-
   private int inheritedFd(int index) {
     return inherited.isEmpty() ? -1 : inherited.fd(index);
   }
@@ -304,7 +290,7 @@ public final class ServiceRuntime {
         .tag("service", descriptor.name())
         .tag("version", Version.get())
         .tag("mode", mode.label())
-        .tag("transport", transport.name().toLowerCase(java.util.Locale.ROOT))
+        .tag("transport", TransportChoice.name(transport))
         .tag("instances", Integer.toString(instances))
         .register(registry);
     Gauge.builder("portshare.connections.open", openConnections, LongAdder::sum)
@@ -424,7 +410,7 @@ public final class ServiceRuntime {
   }
 
   public String transport() {
-    return transport.name().toLowerCase(java.util.Locale.ROOT);
+    return TransportChoice.name(transport);
   }
 
   public int instances() {

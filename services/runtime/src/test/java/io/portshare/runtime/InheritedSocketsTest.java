@@ -74,6 +74,18 @@ class InheritedSocketsTest {
   }
 
   @Test
+  void ioUringAskedForServesTheInheritedSocketsOnEpoll() throws Exception {
+    int port = listeners(2);
+
+    ServiceRuntime rt = start("--port", "0", "--admin-port", "0", "--host", "127.0.0.1", "--instances", "2",
+        "--mode", "reuseport", "--transport", "io_uring");
+
+    assertThat(rt.transport()).isEqualTo("epoll");
+    assertThat(ListeningSockets.count(port)).isEqualTo(2);
+    assertThat(get(port)).contains("200 OK");
+  }
+
+  @Test
   void sharedModeServesOneSocketWithAllItsInstances() throws Exception {
     int port = listeners(1);
 

@@ -13,9 +13,13 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerSocketChannel;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -25,8 +29,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Connections that wait in a listener's accept queue when a drain closes it: closing at once
@@ -36,12 +40,20 @@ import org.junit.jupiter.api.Test;
 class ListenersTest {
 
   private EventLoopGroup group;
+  private Class<? extends ServerChannel> listenerClass;
   private final List<Socket> clients = new ArrayList<>();
 
-  @BeforeEach
-  void epoll() {
-    assumeTrue(Epoll.isAvailable(), "needs the native epoll transport (Linux)");
-    group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
+  /** The two transports whose listeners have a Linux fd to read the queue from. */
+  private void on(String transport) {
+    if (transport.equals("epoll")) {
+      assumeTrue(Epoll.isAvailable(), "needs the native epoll transport (Linux)");
+      group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
+      listenerClass = EpollServerSocketChannel.class;
+    } else {
+      assumeTrue(IoUring.isAvailable(), "needs io_uring allowed here");
+      group = new MultiThreadIoEventLoopGroup(1, IoUringIoHandler.newFactory());
+      listenerClass = IoUringServerSocketChannel.class;
+    }
   }
 
   @AfterEach
@@ -54,8 +66,10 @@ class ListenersTest {
     }
   }
 
-  @Test
-  void queuedConnectionsAreAcceptedAndServedBeforeTheListenerCloses() throws Exception {
+  @ParameterizedTest(name = "on {0}")
+  @ValueSource(strings = {"epoll", "io_uring"})
+  void queuedConnectionsAreAcceptedAndServedBeforeTheListenerCloses(String transport) throws Exception {
+    on(transport);
     Listeners listeners = new Listeners();
     Channel listener = queueingEchoListener(listeners);
     connect(listener, 3);
@@ -70,8 +84,10 @@ class ListenersTest {
     }
   }
 
-  @Test
-  void closingWithoutWaitingResetsWhatIsQueued() throws Exception {
+  @ParameterizedTest(name = "on {0}")
+  @ValueSource(strings = {"epoll", "io_uring"})
+  void closingWithoutWaitingResetsWhatIsQueued(String transport) throws Exception {
+    on(transport);
     Listeners listeners = new Listeners();
     Channel listener = queueingEchoListener(listeners);
     connect(listener, 2);
@@ -84,8 +100,10 @@ class ListenersTest {
     }
   }
 
-  @Test
-  void anOpenListenerWithNothingQueuedWaitsForNothing() throws Exception {
+  @ParameterizedTest(name = "on {0}")
+  @ValueSource(strings = {"epoll", "io_uring"})
+  void anOpenListenerWithNothingQueuedWaitsForNothing(String transport) throws Exception {
+    on(transport);
     Listeners listeners = new Listeners();
     Channel listener = queueingEchoListener(listeners);
     listener.config().setAutoRead(true);
@@ -99,7 +117,7 @@ class ListenersTest {
   private Channel queueingEchoListener(Listeners listeners) {
     Channel ch = new ServerBootstrap()
         .group(group)
-        .channel(EpollServerSocketChannel.class)
+        .channel(listenerClass)
         .option(ChannelOption.AUTO_READ, false)
         .childHandler(new Echo())
         .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).syncUninterruptibly().channel();

@@ -19,6 +19,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The pinned mode against the real kernel: threads really bound to CPUs, connections really
@@ -43,13 +45,16 @@ class PinnedModeTest {
     return CpuAffinity.load().allowedCpus();
   }
 
-  @Test
-  void eachLoopAndAcceptorIsPinnedAndEachConnectionLandsOnTheLoopOfItsCpu() throws Exception {
+  @ParameterizedTest(name = "on {0}")
+  @ValueSource(strings = {"epoll", "io_uring"})
+  void eachLoopAndAcceptorIsPinnedAndEachConnectionLandsOnTheLoopOfItsCpu(String transport) throws Exception {
     int[] cpus = allowedCpus();
     assumeTrue(cpus.length >= 2, "at least 2 CPUs");
+    assumeTrue(!transport.equals("io_uring") || Transport.IO_URING.available(), "io_uring allowed here");
     runtime = ServiceRuntime.start(new CpuProbeService(), "--port", "0", "--admin-port", "0", "--instances", "2",
-        "--mode", "pinned");
+        "--mode", "pinned", "--transport", transport);
     assertThat(runtime.mode()).isEqualTo(ScalingMode.PINNED);
+    assertThat(runtime.transport()).isEqualTo(transport);
 
     // Blocking work is not confined to its loop's CPU.
     String processCpus = CpuProbeService.cpusAllowedList("/proc/self/status");

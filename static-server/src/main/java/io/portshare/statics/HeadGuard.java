@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  *       {@code http/1.1} included (the name is case-sensitive); Vert.x would echo the token;
  *   <li>what RFC 9112 says a server must answer 400: an HTTP/1.1 request with no {@code Host},
  *       several, or one that is no host (section 3.2), a {@code Transfer-Encoding} whose last coding is not chunked
- *       (section 6.3), a field with an empty name (section 5.1), a Content-Length that is not one
+ *       (section 6.3), a field with an empty name (section 5.1) or a control byte in its value
+ *       (RFC 9110 section 5.5), a Content-Length that is not one
  *       number (section 6.3; the decoder checks it in HTTP/1.1 only).
  * </ul>
  */
@@ -40,6 +41,8 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
 
   /** HTTP-version as RFC 9112 section 2.3 has it (the decoder upper-cases what it read). */
   private static final Pattern HTTP_VERSION = Pattern.compile("HTTP/\\d\\.\\d");
+  /** A field value (RFC 9110 section 5.5): no control byte but HTAB, so no NUL, CR or LF. */
+  private static final Pattern FIELD_VALUE = Pattern.compile("[\\t\\x20-\\x7e\\x80-\\xff]*");
   private static final Pattern CONTENT_LENGTH = Pattern.compile("\\d{1,18}");
   /** uri-host [":" port] (RFC 9112 section 3.2, RFC 3986): a reg-name or an IP literal; may be empty. */
   private static final Pattern HOST = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9\\-._~%!$&'()*+,;=]*)(:\\d*)?");
@@ -91,7 +94,7 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
     }
     HttpHeaders h = req.headers();
     for (Map.Entry<String, String> field : h) {
-      if (field.getKey().isEmpty()) {
+      if (field.getKey().isEmpty() || !FIELD_VALUE.matcher(field.getValue()).matches()) {
         return HttpResponseStatus.BAD_REQUEST; // as malformed as the lines the decoder refuses
       }
     }

@@ -25,6 +25,12 @@ final class HttpOracle {
    */
   static final int EITHER_SIDE_OF_A_LIMIT = -1;
 
+  /**
+   * Returned for a head with a bad field value (or an empty name) that also grows past its limit:
+   * 400 or 431, whichever fault the decoder meets first as the bytes arrive.
+   */
+  static final int TWO_FAULTS = -2;
+
   private static final int MAX_LINE = 4096;
   private static final int MAX_HEAD = 8192;
   private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+\\-.^_`|~0-9A-Za-z]+");
@@ -72,19 +78,19 @@ final class HttpOracle {
     String target = parts[1];
     String version = parts[2];
     // 2. Header lines, one after another (RFC 9112 section 5): the head growing past its limit,
-    //    a line not ending in CRLF, a line that is not name ":" value, a value with control bytes.
-    //    A line starting with a space continues the one before (obs-fold, read as a space), and is
-    //    invalid as the first. An empty name is refused once the head is read.
+    //    a line not ending in CRLF, a line that is not name ":" value. A line starting with a space
+    //    continues the one before (obs-fold, read as a space), and is invalid as the first. An empty
+    //    name, or a value with control bytes, is refused once the whole head is read.
     List<String[]> fields = new ArrayList<>();
     int head = 0;
-    boolean emptyName = false;
+    boolean emptyName = false; // or a bad value
     for (String raw : req.headerLines()) {
       head += raw.length();
       if (Math.abs(head - MAX_HEAD) <= 2 * req.headerLines().size() + 2) {
         return EITHER_SIDE_OF_A_LIMIT;
       }
       if (head > MAX_HEAD) {
-        return 431;
+        return emptyName ? TWO_FAULTS : 431;
       }
       if (!raw.endsWith("\r\n")) {
         return 400;
@@ -105,9 +111,7 @@ final class HttpOracle {
         return 400;
       }
       String value = l.substring(colon + 1).trim();
-      if (!VALUE.matcher(value).matches()) {
-        return 400;
-      }
+      emptyName |= !VALUE.matcher(value).matches();
       fields.add(new String[] {l.substring(0, colon).toLowerCase(Locale.ROOT), value});
     }
     if (emptyName) {

@@ -90,9 +90,12 @@ class StaticFuzzTest {
         assertThat(good[1]).as("errors seen by the well-behaved client").isZero();
         assertThat(good[0]).as("requests of the well-behaved client").isPositive();
         PrometheusText metrics = PrometheusText.parse(rt.registry().scrape());
+        // Every 505 a client saw was counted, and every 5xx counted is one of HeadGuard's version
+        // refusals (a 505 after a body that does not end in LF is not seen by the scan above).
         assertThat(metrics.named("portshare_static_requests_total").stream()
             .filter(m -> "5xx".equals(m.labels().get("status"))).mapToDouble(PrometheusText.Sample::value).sum())
-            .as("5xx answers counted: the 505s seen, no other").isEqualTo(fiveOhFives.get());
+            .as("5xx answers counted").isGreaterThanOrEqualTo(fiveOhFives.get())
+            .isLessThanOrEqualTo(metrics.sum("portshare_static_bad_versions_total"));
         assertThat(fiveOhFives.get()).as("505s seen (HTTP/2.0 and HTTP/1.2 are generated)").isPositive();
         assertThat(log.warningsAndErrors()).as("warnings and errors logged").isEmpty();
       } finally {
@@ -157,7 +160,8 @@ class StaticFuzzTest {
     }
     if (c.first() != null) {
       int deserved = HttpOracle.status(c.first());
-      if (deserved != HttpOracle.EITHER_SIDE_OF_A_LIMIT && statuses.get(0) != deserved) {
+      boolean either = deserved == HttpOracle.TWO_FAULTS && (statuses.get(0) == 400 || statuses.get(0) == 431);
+      if (deserved != HttpOracle.EITHER_SIDE_OF_A_LIMIT && !either && statuses.get(0) != deserved) {
         return "status " + statuses.get(0) + " where " + deserved + " is due: " + abbreviate(text);
       }
     }

@@ -168,7 +168,8 @@ public final class StaticCommand implements Callable<Integer> {
     if (port < 1 || port > 65535 - 3) {
       throw new IllegalArgumentException("invalid value for --port: " + port + "; expected 1..65532");
     }
-    if (nginxPort < 1 || nginxPort > 65535 - 1 || Math.abs(nginxPort - port) < 4 && nginxPort + 1 >= port) {
+    boolean overlaps = nginxPort <= port + 3 && nginxPort + 1 >= port; // PORT..PORT+3 against NGINX_PORT..+1
+    if (nginxPort < 1 || nginxPort > 65535 - 1 || overlaps) {
       throw new IllegalArgumentException("invalid value for --nginx-port: " + nginxPort
           + "; expected 1..65534, clear of --port .. --port+3");
     }
@@ -220,7 +221,7 @@ public final class StaticCommand implements Callable<Integer> {
         + Math.round(WarmUp.TOLERANCE * 100) + "% on server CPU per request");
     m.put("big file", plan.bigRounds() > 0 ? plan.bigPath() + ", " + plan.bigFetches() + " downloads x "
         + plan.bigRounds() + " rounds per variant" : "not measured");
-    m.put("client-bound", "wrk used more CPU than the server, or kept its threads 90% busy");
+    m.put("client-bound", "in at least half the rounds wrk used more CPU than the server, or kept its threads 90% busy");
     m.put("load average at start", Machine.loadAverage());
     return m;
   }

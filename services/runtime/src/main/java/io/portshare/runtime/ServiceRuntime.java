@@ -136,7 +136,7 @@ public final class ServiceRuntime {
       inherited.check(mode, instances, settings);
       if (transport != Transport.EPOLL) {
         throw new UsageException(inherited.source() + ": serving inherited sockets needs --transport epoll (this "
-            + "runs " + TransportChoice.name(transport) + ")");
+            + "runs " + transport() + ")");
       }
       LOG.info("serving {} inherited listening socket(s) on port {} from {}", inherited.size(), inherited.port(),
           inherited.source());

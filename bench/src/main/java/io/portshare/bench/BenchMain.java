@@ -42,6 +42,11 @@ public final class BenchMain implements Runnable {
 
   static String[] lastArgs = new String[0];
 
+  /** This run's command line ({@link #commandLine}), for a subcommand outside this package. */
+  public static String command() {
+    return commandLine(lastArgs);
+  }
+
   static int execute(String... args) {
     lastArgs = args.clone();
     CommandLine cl = new CommandLine(new BenchMain());

@@ -159,13 +159,15 @@ final class RpcMatrixCommand implements Callable<Integer> {
         .run(plans);
     meta.put("load average at end", Machine.loadAverage());
     Results result = new Results("portshare RPC benchmark", meta, List.of(table));
-    ResultsWriter.writeAll(result, dir, Charts.svg(table));
-    Charts.png(table, dir.resolve("chart.png"));
+    // The table first: a report directory that cannot be written must not lose the measurement.
     System.out.println();
     System.out.print(ResultsText.table(table));
     System.out.println();
     System.out.println("load average: " + meta.get("load average at start") + " at start, "
         + meta.get("load average at end") + " at end (CPUs: " + cpus + ")");
+    System.out.flush();
+    ResultsWriter.writeAll(result, dir, Charts.svg(table));
+    Charts.png(table, dir.resolve("chart.png"));
     System.out.println("written: " + dir.resolve("report.html") + " (and table.txt, results.json, results.csv, chart.png)");
     return result.anyErrors() ? 1 : 0;
   }

@@ -78,6 +78,28 @@ class RpcMatrixCellTest {
   }
 
   @Test
+  void theTableIsPrintedEvenWhenTheReportCannotBeWritten() throws Exception {
+    ServiceRuntime server = ServiceRuntime.start(new RpcService(), "--port", "0", "--admin-port", "0",
+        "--host", "127.0.0.1", "--instances", "1");
+    // A file where the report directory should be: as unwritable as a read-only root.
+    Path notADirectory = Files.writeString(dir.resolve("occupied"), "x");
+    PrintStream stdout = System.out;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code;
+    try {
+      System.setOut(new PrintStream(out, true));
+      code = BenchMain.execute("rpc-matrix", "--target", "127.0.0.1:" + server.port(), "--columns", "64B|1x",
+          "--connections", "2", "--warmup", "0s", "--duration", "1s", "--out", notADirectory.toString());
+    } finally {
+      System.setOut(stdout);
+      server.stop(Duration.ofSeconds(1));
+    }
+    assertThat(code).isEqualTo(1);
+    assertThat(out.toString()).contains("RPC echo: 10^4 transactions/s").contains("64B|1x").contains("load average:")
+        .doesNotContain("written:");
+  }
+
+  @Test
   void theCommandLineRejectsBadFlagsWithExitCode2() {
     assertThat(BenchMain.execute("rpc-matrix", "--no-such-flag")).isEqualTo(2);
     assertThat(BenchMain.execute("rpc-matrix", "--columns", "64B-1x")).isEqualTo(2);

@@ -216,6 +216,9 @@ public final class Launcher {
             + "to epoll where refused", "auto", "epoll", "io_uring", "nio"),
         Option.path(Settings.CONFIG, "", "YAML or JSON file of option: value"),
         Option.duration("drain-timeout", "10s", "on SIGTERM, how long open connections may finish"),
+        Option.duration("liveness-timeout", "10s", "/health/live fails when a service event loop has not run for this long"),
+        Option.duration(ServiceContext.MAX_CONNECTION_AGE, "0s",
+            "close connections older than this (+-10%) as a drain does, so new pods get their share; 0s: never"),
         Option.duration("warmup", WARM_UP_DEFAULT, "before ready, drive every instance with the service's own"
             + " requests over loopback until throughput settles, at most this long (0: off)"),
         Option.integer("supervise", 0, "run N processes of the service on sockets bound once here; "

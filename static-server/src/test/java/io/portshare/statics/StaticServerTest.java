@@ -119,6 +119,12 @@ class StaticServerTest {
   }
 
   @Test
+  void aFragmentIsNoPartOfATargetButAnEncodedHashIsAName() throws IOException {
+    assertThat(HttpWire.get(port, "/hello.txt#frag").status()).isEqualTo(400);
+    assertThat(HttpWire.get(port, "/hello.txt%23frag").status()).isEqualTo(404);
+  }
+
+  @Test
   void otherMethodsAre405WithAllow() throws IOException {
     try (HttpWire c = new HttpWire(port)) {
       c.send("POST /hello.txt HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");

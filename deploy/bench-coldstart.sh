@@ -12,11 +12,11 @@
 # bench-results/coldstart-<time>.txt), the command in its first line.
 #
 #   deploy/bench.sh coldstart
-#   JAVAS="java /opt/jdk-25/bin/java" WARMUPS="0 12s" deploy/bench.sh coldstart
+#   JAVAS="java /opt/jdk-25/bin/java /opt/jdk-25/bin/java:-XX:+UseCompactObjectHeaders" WARMUPS="0 12s" deploy/bench.sh coldstart
 #
 # Environment: ROUNDS, JAVAS (java binaries; default: deploy/java.sh's pick), WARMUPS (default
 # "12s"), JAVA_OPTS (service JVM flags), RATE, CONNS, INTERVALS, RPC_CONNS (rpcload connections,
-# 32), PORT (18480; admin PORT+1), OUT. Each run uses its own 127.0.0.x destination (TIME_WAIT).
+# 32), IDLE_CONNS, PORT (18740; admin PORT+1), OUT, STATIC_JAR and RPC_JAR (the service jars). Each run uses its own 127.0.0.x destination (TIME_WAIT).
 # Needs httperf, nginx, gcc. Hold the machine's benchmark lock around it on a shared machine.
 set -euo pipefail
 
@@ -31,11 +31,12 @@ RATE=${RATE:-4000}
 CONNS=${CONNS:-10000}
 INTERVALS=${INTERVALS:-8}
 RPC_CONNS=${RPC_CONNS:-32}
-PORT=${PORT:-18480}
+IDLE_CONNS=${IDLE_CONNS:-5000}
+PORT=${PORT:-18740}
 ADMIN_PORT=$((PORT + 1))
 OUT=${OUT:-bench-results/coldstart-$(date -u +%Y%m%dT%H%M%SZ).txt}
-STATIC_JAR=static-server/target/portshare-static-server.jar
-RPC_JAR=rpc-server/target/portshare-rpc-server.jar
+STATIC_JAR=${STATIC_JAR:-static-server/target/portshare-static-server.jar}
+RPC_JAR=${RPC_JAR:-rpc-server/target/portshare-rpc-server.jar}
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 PEERS=bench/peers/c-echo
 
@@ -49,35 +50,37 @@ fi
 [ -x "$PEERS/echo" ] && [ -x "$PEERS/rpcload" ] || "$PEERS/build.sh"
 
 WORK=$(mktemp -d)
+chmod 755 "$WORK" # nginx's workers run as another user
 SERVER_PID=
 cleanup() {
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
-  [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-mkdir -p "$WORK/site" "$WORK/nginx-tmp" "$(dirname "$OUT")"
+mkdir -p "$WORK/site" "$WORK/tmp" "$(dirname "$OUT")"
 unzip -q -o -j "$STATIC_JAR" 'io/portshare/statics/demo/index.html' -d "$WORK/site"
 
 echo "# command: ROUNDS=$ROUNDS JAVAS=\"$JAVAS\" WARMUPS=\"$WARMUPS\" RATE=$RATE CONNS=$CONNS INTERVALS=$INTERVALS RPC_CONNS=$RPC_CONNS deploy/bench.sh coldstart  ($(date -u +%FT%TZ), $(nproc) CPUs, $(uname -r))" >"$OUT"
-echo "# target runtime warmup round ready_s answered errors conn_per_s warm_answered | first2s warm ratio full_speed_s" >>"$OUT"
+echo "# target runtime warmup round ready_s answered errors conn_per_s warm_answered | first2s warm ratio full_speed_s rss_per_idle_conn_bytes" >>"$OUT"
 
 next_host=10
-host() { next_host=$((next_host + 1)); echo "127.0.0.$next_host"; }
+host() { next_host=$((next_host + 1)); HOST=127.0.0.$next_host; }
 now() { date +%s.%N; }
-jlabel() { "$1" -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/java\1/p'; }
+# A JAVAS entry is a java binary, optionally with JVM flags after a colon: /path/bin/java:-XX:+UseCompactObjectHeaders
+jbin() { echo "${1%%:*}"; }
+jflags() { case "$1" in *:*) echo "${1#*:}" ;; esac; }
+jlabel() { echo "$("$(jbin "$1")" -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/java\1/p')$(jflags "$1" | sed 's/-XX:+UseCompactObjectHeaders/+coh/; s/ //g')"; }
 
-# Starts a service jar and waits for /health/ready; prints seconds from launch to ready.
+# Starts a service jar and waits for /health/ready; READY: seconds from launch to ready.
 start_java() { # java warmup jar host
-  local t0 t
+  local t0
   t0=$(now)
   # shellcheck disable=SC2086
-  "$1" $JAVA_OPTS -jar "$3" --host "$4" --port "$PORT" --admin-port "$ADMIN_PORT" --warmup "$2" >"$WORK/server.log" 2>&1 &
+  "$(jbin "$1")" $JAVA_OPTS $(jflags "$1") -jar "$3" --host "$4" --port "$PORT" --admin-port "$ADMIN_PORT" --warmup "$2" >"$WORK/server.log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 1200); do
     if curl -fs -o /dev/null "http://$4:$ADMIN_PORT/health/ready"; then
-      t=$(now)
-      awk -v a="$t0" -v b="$t" 'BEGIN { printf "%.2f", b - a }'
+      READY=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
       return
     fi
     kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.log" >&2; exit 1; }
@@ -93,18 +96,13 @@ stop_server() {
     wait "$SERVER_PID" 2>/dev/null || true
     SERVER_PID=
   fi
-  if [ -f "$WORK/nginx.pid" ]; then
-    kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
-    sleep 0.3
-    rm -f "$WORK/nginx.pid"
-  fi
 }
 
-# Waits until something accepts on host:port; prints seconds from launch.
+# Waits until something accepts on host:port; READY: seconds from launch.
 wait_port() { # host t0
   for _ in $(seq 1 400); do
     if (exec 3<>"/dev/tcp/$1/$PORT") 2>/dev/null; then
-      awk -v a="$2" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'
+      READY=$(awk -v a="$2" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
       return
     fi
     sleep 0.02
@@ -117,7 +115,7 @@ storm() { # host -> "answered errors conn_per_s"
   httperf --hog --server "$1" --port "$PORT" --uri /index.html --rate "$RATE" --num-conns "$CONNS" --num-calls 1 \
     --timeout 1 >"$WORK/httperf.txt" 2>&1 || true
   cat "$WORK/httperf.txt" >>"$WORK/raw.txt"
-  awk '/^Connection rate:/ { rate = $3 } /^Reply status:/ { split($3, a, "="); ok = a[2] } /^Errors: total/ { err = $3 }
+  awk '/^Connection rate:/ { rate = $3 } /^Reply status:/ { split($4, a, "="); ok = a[2] } /^Errors: total/ { err = $3 }
        END { printf "%d %d %.0f", ok, err, rate }' "$WORK/httperf.txt"
 }
 
@@ -134,48 +132,74 @@ rpc_runs() { # host -> "first2s warm ratio full_speed_s"
       printf "%d %d %.2f %d", r[1], warm, r[1] / warm, full }'
 }
 
+# Bytes of server RSS per idle connection: IDLE_CONNS connections opened and left idle, warm server.
+idle_rss() { # host
+  local before after
+  before=$(awk '/^VmRSS:/ { print $2 }' "/proc/$SERVER_PID/status")
+  python3 -c "
+import socket, sys, time
+held = [socket.create_connection(('$1', $PORT)) for _ in range($IDLE_CONNS)]
+open('$WORK/idle.ready', 'w').close()
+time.sleep(30)" &
+  local holder=$!
+  for _ in $(seq 1 300); do [ -f "$WORK/idle.ready" ] && break; sleep 0.1; done
+  sleep 2
+  after=$(awk '/^VmRSS:/ { print $2 }' "/proc/$SERVER_PID/status")
+  kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null || true
+  rm -f "$WORK/idle.ready"
+  echo $(( (after - before) * 1024 / IDLE_CONNS ))
+}
+
 run_static() { # java warmup round
-  local h ready s w
-  h=$(host)
-  ready=$(start_java "$1" "$2" "$STATIC_JAR" "$h")
+  local h s w
+  host
+  h=$HOST
+  start_java "$1" "$2" "$STATIC_JAR" "$h"
   s=$(storm "$h")
   w=$(storm "$h" | awk '{ print $1 }')
-  echo "static-server $(jlabel "$1") $2 $3 $ready $s $w" >>"$OUT"
+  echo "static-server $(jlabel "$1") $2 $3 $READY $s $w" >>"$OUT"
   grep -h "ready in" "$WORK/server.log" | sed 's/^/#   /' >>"$OUT" || true
   stop_server
 }
 
 run_nginx() { # round
-  local h t0 ready s w
-  h=$(host)
-  sed -e "s|@WORKERS@|$(nproc)|; s|@WORK@|$WORK|g; s|@HOST@|$h|; s|@PORT@|$PORT|" \
+  local h t0 s w
+  host
+  h=$HOST
+  sed -e "s|@WORKERS@|$(nproc)|; s|@RUN@|$WORK|g; s|@ROOT@|$WORK/site|; s|listen @PORT@|listen $h:$PORT|; s|@SENDFILE@|on|" \
     bench/peers/nginx-static.conf.template >"$WORK/nginx.conf"
   t0=$(now)
-  "$NGINX" -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log" 2>/dev/null || "$NGINX" -c "$WORK/nginx.conf"
-  ready=$(wait_port "$h" "$t0")
+  # The template runs nginx in the foreground (daemon off), as a child of this script.
+  "$NGINX" -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log" >/dev/null 2>&1 &
+  SERVER_PID=$!
+  wait_port "$h" "$t0"
   s=$(storm "$h")
   w=$(storm "$h" | awk '{ print $1 }')
-  echo "nginx nginx - $1 $ready $s $w" >>"$OUT"
+  echo "nginx nginx - $1 $READY $s $w" >>"$OUT"
   stop_server
 }
 
 run_rpc() { # java warmup round
-  local h ready
-  h=$(host)
-  ready=$(start_java "$1" "$2" "$RPC_JAR" "$h")
-  echo "rpc-server $(jlabel "$1") $2 $3 $ready - - - - | $(rpc_runs "$h")" >>"$OUT"
+  local h
+  host
+  h=$HOST
+  start_java "$1" "$2" "$RPC_JAR" "$h"
+  local runs
+  runs=$(rpc_runs "$h")
+  echo "rpc-server $(jlabel "$1") $2 $3 $READY - - - - | $runs $(idle_rss "$h")" >>"$OUT"
   grep -h "ready in" "$WORK/server.log" | sed 's/^/#   /' >>"$OUT" || true
   stop_server
 }
 
 run_echo() { # round
-  local h t0 ready
-  h=$(host)
+  local h t0
+  host
+  h=$HOST
   t0=$(now)
   "$PEERS/echo" -p "$PORT" >"$WORK/echo.log" 2>&1 &
   SERVER_PID=$!
-  ready=$(wait_port "$h" "$t0")
-  echo "c-echo c - $1 $ready - - - - | $(rpc_runs "$h")" >>"$OUT"
+  wait_port "$h" "$t0"
+  echo "c-echo c - $1 $READY - - - - | $(rpc_runs "$h")" >>"$OUT"
   stop_server
 }
 
@@ -218,11 +242,13 @@ summary=$(grep -v '^#' "$OUT" | awk '
   function span(s,   a, n, lo, hi, i) { n = split(s, a, " "); lo = hi = a[1]; for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] } return lo "-" hi }
   { k = $1 " " $2 " " $3; keys[k] = 1; ready[k] = ready[k] " " $5
     if ($6 != "-") { ans[k] = ans[k] " " $6; err[k] = err[k] " " $7; rate[k] = rate[k] " " $8; warm[k] = warm[k] " " $9 }
-    if ($10 == "|") { f[k] = f[k] " " $11; w2[k] = w2[k] " " $12; r[k] = r[k] " " $13; fs[k] = fs[k] " " $14 } }
+    if ($10 == "|") { f[k] = f[k] " " $11; w2[k] = w2[k] " " $12; r[k] = r[k] " " $13; fs[k] = fs[k] " " $14 }
+    if ($15 != "") rss[k] = rss[k] " " $15 }
   END { for (k in keys) {
       line = sprintf("%-32s ready %5.2f s (%s)", k, med(ready[k]), span(ready[k]))
       if (ans[k] != "") line = line sprintf("  answered %5d of '"$CONNS"' (%s), errors %d, %d conn/s; warm storm %d", med(ans[k]), span(ans[k]), med(err[k]), med(rate[k]), med(warm[k]))
       if (f[k] != "") line = line sprintf("  first 2 s %6d trans/s, warm %6d, ratio %.2f (%s), full speed after %d s", med(f[k]), med(w2[k]), med(r[k]), span(r[k]), med(fs[k]))
+      if (rss[k] != "") line = line sprintf("; %d B RSS per idle connection", med(rss[k]))
       print line } }' | sort)
 {
   echo "# median of $ROUNDS fresh starts (min-max):"

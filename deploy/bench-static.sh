@@ -31,7 +31,8 @@ for pair in DURATION=--duration ROUNDS=--rounds CONNS=--connections THREADS=--th
   done
   [ "$given" = yes ] || flags+=("$flag=$value")
 done
-# The command as typed (quoted so that it can be pasted back), recorded in the results.
+# The reports quote the command as typed (quoted so that it can be pasted back).
 line="${invoked[*]:+${invoked[*]} }deploy/bench-static.sh"
 [ $# -gt 0 ] && line+=" $(printf '%q ' "$@")"
-exec deploy/bench.sh static --invoked-as="${line% }" "${flags[@]}" "$@"
+export PORTSHARE_BENCH_COMMAND="${line% }"
+exec deploy/bench.sh static "${flags[@]}" "$@"

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # The RPC table in one command: builds what is missing, then runs the default matrix
 # (modes shared, reuseport, pinned when the server has it, N processes, and the C epoll peer
-# when bench/peers/c-echo/echo builds; workers 1..CPUs; columns 64B|1x 64B|1024x 1024B|1x 1024B|1024x)
-# and writes table.txt, results.json, results.csv, report.html and rpc-matrix.png under
-# bench-results/<timestamp>/. About 5 minutes on a 2-core machine with the defaults.
+# when bench/peers/c-echo builds; workers 1..CPUs; columns 64B|1x 64B|1024x 1024B|1x 1024B|1024x)
+# and writes table.txt, results.json, results.csv, report.html and chart.png under
+# bench-results/<timestamp>/. Closed-loop load comes from the C reference client
+# (bench/peers/c-echo/rpcload) when gcc can build it, else from the Java generator; every cell
+# records client and server CPU per transaction and is flagged when the client bound it.
+# About 7 minutes on a 2-core machine with the defaults.
 #
 #   deploy/bench.sh                              # default matrix
-#   ROUNDS=3 deploy/bench.sh                     # median and spread of 3 alternated rounds (~15 min on 2 cores)
-#   deploy/bench.sh --target 10.0.0.5:9090       # an existing server, e.g. a Kubernetes Service
+#   ROUNDS=3 deploy/bench.sh                     # median and spread of 3 alternated rounds (~20 min on 2 cores)
+#   deploy/bench.sh --calibrate                  # the Java generator against the C client, per cell (~6 min)
+#   deploy/bench.sh --target 10.0.0.5:9090 --workers 4   # an existing server (another host, a Kubernetes
+#                                                # Service, from a Job); --workers is its worker count
 #   deploy/bench.sh --workers 1,2 --modes reuseport,processes --duration 10s
 #   deploy/bench.sh static                       # the static-file table against nginx (portshare-bench static)
 #   deploy/bench.sh coldstart                    # fresh servers stormed right after ready (deploy/bench-coldstart.sh)
@@ -15,7 +20,8 @@
 # Environment: DURATION (measured per cell, default 5s), WARMUP (default 2s), CONNECTIONS
 # (default 32), ROUNDS (default 1), PORT (servers' port, admin ports PORT+1.., default 19090),
 # JAVA_OPTS (JVM flags of the load generator). Any other arguments go to the bench CLI
-# (java -jar bench/target/portshare-bench.jar rpc-matrix --help).
+# (java -jar bench/target/portshare-bench.jar rpc-matrix --help). With --target nothing but the
+# bench jar is needed: the script builds no server and starts none.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -27,25 +33,33 @@ BENCH_JAR=bench/target/portshare-bench.jar
 RPC_JAR=rpc-server/target/portshare-rpc-server.jar
 STATIC_JAR=static-server/target/portshare-static-server.jar
 
-if [ ! -f "$BENCH_JAR" ] || [ ! -f "$RPC_JAR" ] || { [ "${1:-}" = static ] && [ ! -f "$STATIC_JAR" ]; }; then
+sub=rpc-matrix
+case "${1:-}" in
+  static|rpc|rpc-matrix|rpc-calibrate) sub=$1; shift ;;
+  --calibrate) sub=rpc-calibrate; shift ;;
+esac
+remote=no
+for a in "$@"; do
+  case "$a" in --target|--target=*) remote=yes ;; esac
+done
+
+if [ ! -f "$BENCH_JAR" ] || { [ "$remote" = no ] && [ ! -f "$RPC_JAR" ]; } || { [ "$sub" = static ] && [ ! -f "$STATIC_JAR" ]; }; then
   echo "bench: building the services and bench" >&2
   ./mvnw -q -B -pl rpc-server,static-server,bench -am package -DskipTests
 fi
-if [ ! -x bench/peers/c-echo/echo ] && command -v gcc >/dev/null; then
-  bench/peers/c-echo/build.sh >&2 || echo "bench: could not build the C echo peer; its row is skipped" >&2
+if { [ ! -x bench/peers/c-echo/echo ] || [ ! -x bench/peers/c-echo/rpcload ]; } && command -v gcc >/dev/null; then
+  bench/peers/c-echo/build.sh >&2 || echo "bench: could not build the C peers; the Java generator makes the load, no c-epoll row" >&2
 fi
 
 JAVA_OPTS=${JAVA_OPTS:--Xms256m -Xmx512m}
-sub=rpc-matrix
-if [ "${1:-}" = "static" ] || [ "${1:-}" = "rpc" ] || [ "${1:-}" = "rpc-matrix" ]; then
-  sub=$1
-  shift
-fi
-if [ "$sub" = "rpc-matrix" ]; then
+if [ "$sub" = "rpc-matrix" ] || [ "$sub" = "rpc-calibrate" ]; then
   # The environment's defaults, for each option the arguments do not give themselves.
+  pairs=("--duration=${DURATION:-5s}" "--warmup=${WARMUP:-2s}" "--connections=${CONNECTIONS:-32}")
+  if [ "$sub" = "rpc-matrix" ]; then
+    pairs+=("--rounds=${ROUNDS:-1}" "--port=${PORT:-19090}")
+  fi
   defaults=()
-  for pair in "--duration=${DURATION:-5s}" "--warmup=${WARMUP:-2s}" "--connections=${CONNECTIONS:-32}" \
-              "--rounds=${ROUNDS:-1}" "--port=${PORT:-19090}"; do
+  for pair in "${pairs[@]}"; do
     flag=${pair%%=*}
     given=no
     for a in "$@"; do
@@ -55,5 +69,7 @@ if [ "$sub" = "rpc-matrix" ]; then
   done
   set -- "${defaults[@]}" "$@"
 fi
+# The reports quote the command that made them.
+export PORTSHARE_BENCH_COMMAND="${PORTSHARE_BENCH_COMMAND:-$(env | grep -E '^(ROUNDS|DURATION|WARMUP|CONNECTIONS|PORT)=' | sort | tr '\n' ' ')deploy/bench.sh ${sub} $*}"
 # shellcheck disable=SC2086
 exec java $JAVA_OPTS -jar "$BENCH_JAR" "$sub" "$@"

@@ -5,18 +5,26 @@
 #   deploy/k8s.sh render dev|prod|bench   print the manifests, touch nothing
 #   deploy/k8s.sh bench  [bench]          run the bench Job against rpc-server and print its log
 # KUBECTL picks the kubectl binary; extra arguments go to kubectl (e.g. --context NAME).
+# Without a cluster, the dev overlay's pods run in podman (deploy/k8s-local.sh):
+#   deploy/k8s.sh local                   build the images, play the pods, print their addresses
+#   deploy/k8s.sh local-test              the same, check the running containers, tear down
+#   deploy/k8s.sh local-down              remove the pods
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 kubectl="${KUBECTL:-kubectl}"
 
 usage() {
-  echo "usage: deploy/k8s.sh apply|delete|render|bench OVERLAY [kubectl args...]; overlays: $(ls "$root/k8s/overlays" | tr '\n' ' ')" >&2
+  echo "usage: deploy/k8s.sh apply|delete|render|bench OVERLAY [kubectl args...] | local | local-test | local-down;" \
+    "overlays: $(ls "$root/k8s/overlays" | tr '\n' ' ')" >&2
   exit 2
 }
 
 [ $# -ge 1 ] || usage
 action="$1"; shift
+case "$action" in
+  local|local-test|local-down) exec "$root/deploy/k8s-local.sh" "$action" ;;
+esac
 overlay="${1:-}"
 if [ "$action" = bench ] && { [ -z "$overlay" ] || [[ "$overlay" == -* ]]; }; then
   overlay=bench

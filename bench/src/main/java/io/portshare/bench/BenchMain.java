@@ -1,18 +1,25 @@
 package io.portshare.bench;
 
 import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import picocli.CommandLine;
+import io.portshare.bench.results.ReportCommand;
 import io.portshare.bench.statics.StaticCommand;
 import picocli.CommandLine.Command;
 
 /**
  * {@code java -jar portshare-bench.jar SUBCOMMAND}: the RPC load generator ({@code rpc}), the RPC
- * matrix driver ({@code rpc-matrix}) and the static-file table ({@code static}). Exit codes: 0 done,
+ * matrix driver ({@code rpc-matrix}), the generator's calibration against the C reference client
+ * ({@code rpc-calibrate}), the static-file table ({@code static}) and a run's reports again from its
+ * results ({@code report}). Exit codes: 0 done,
  * 2 bad usage, 1 anything else (including a run that counted errors).
  */
 @Command(name = "portshare-bench", mixinStandardHelpOptions = true, versionProvider = BenchMain.Version.class,
     description = "Benchmarks of portshare services: RPC transactions and static files.",
-    subcommands = {RpcCommand.class, RpcMatrixCommand.class, StaticCommand.class})
+    subcommands = {RpcCommand.class, RpcMatrixCommand.class, RpcCalibrateCommand.class, StaticCommand.class,
+        ReportCommand.class})
 public final class BenchMain implements Runnable {
 
   @CommandLine.Spec
@@ -22,9 +29,28 @@ public final class BenchMain implements Runnable {
     System.exit(execute(args));
   }
 
+  /** The command line of this run, as reports quote it: how the jar was started and its arguments. */
+  static String commandLine(String... args) {
+    String given = System.getenv("PORTSHARE_BENCH_COMMAND");
+    String jar = "java -jar bench/target/portshare-bench.jar " + String.join(" ", quoted(args));
+    return given == null || given.isBlank() ? jar : given + "  (runs: " + jar + ")";
+  }
+
+  private static List<String> quoted(String[] args) {
+    return Arrays.stream(args).map(a -> a.matches("[A-Za-z0-9_./:=,@%+-]+") ? a : "'" + a + "'").toList();
+  }
+
+  static String[] lastArgs = new String[0];
+
+  /** This run's command line ({@link #commandLine}), for a subcommand outside this package. */
+  public static String command() {
+    return commandLine(lastArgs);
+  }
+
   static int execute(String... args) {
+    lastArgs = args.clone();
     CommandLine cl = new CommandLine(new BenchMain());
-    cl.registerConverter(java.time.Duration.class, Durations::parse);
+    cl.registerConverter(Duration.class, Durations::parse);
     cl.setParameterExceptionHandler((ex, a) -> {
       ex.getCommandLine().getErr().println("portshare-bench: " + ex.getMessage() + " (see --help)");
       return 2;
@@ -43,7 +69,8 @@ public final class BenchMain implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "which subcommand? one of rpc, rpc-matrix, static");
+    throw new CommandLine.ParameterException(spec.commandLine(),
+        "which subcommand? one of rpc, rpc-matrix, rpc-calibrate, static, report");
   }
 
   static final class Version implements CommandLine.IVersionProvider {

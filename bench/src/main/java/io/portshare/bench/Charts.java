@@ -1,5 +1,11 @@
 package io.portshare.bench;
 
+import io.portshare.bench.results.Cell;
+import io.portshare.bench.results.Row;
+import io.portshare.bench.results.Table;
+
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -14,13 +20,31 @@ final class Charts {
 
   private Charts() {}
 
+  static final int WIDTH = 900;
+  static final int HEIGHT = 420;
+
+  /** The throughput chart as inline SVG, for the HTML report. */
+  static String svg(Table t) {
+    SvgCanvas c = new SvgCanvas(WIDTH, HEIGHT);
+    throughput(t, c, WIDTH, HEIGHT);
+    return "<h2>Chart</h2>\n" + c.finish();
+  }
+
+  /** The throughput chart as PNG, for a README. */
+  static void png(Table t, Path file) throws IOException {
+    System.setProperty("java.awt.headless", "true");
+    ImageCanvas c = new ImageCanvas(WIDTH, HEIGHT);
+    throughput(t, c, WIDTH, HEIGHT);
+    c.write(file);
+  }
+
   static String color(int i) {
     return PALETTE[i % PALETTE.length];
   }
 
-  static List<MatrixRow> measuredRows(MatrixResult m) {
-    List<MatrixRow> rows = new ArrayList<>();
-    for (MatrixRow r : m.rows()) {
+  static List<Row> measuredRows(Table m) {
+    List<Row> rows = new ArrayList<>();
+    for (Row r : m.rows()) {
       if (!r.cells().isEmpty()) {
         rows.add(r);
       }
@@ -42,9 +66,10 @@ final class Charts {
     return 10 * p;
   }
 
-  /** Grouped bars: a group per column, a bar per row, in 10^4 trans/s; whiskers show min-max over rounds. */
-  static void throughput(MatrixResult m, Canvas c, int width, int height) {
-    List<MatrixRow> rows = measuredRows(m);
+  /** Grouped bars of the headline metric: a group per column, a bar per row; whiskers show min-max over rounds. */
+  static void throughput(Table m, Canvas c, int width, int height) {
+    String key = m.headline().key();
+    List<Row> rows = measuredRows(m);
     double left = 60;
     double right = 20;
     double top = 40;
@@ -53,13 +78,13 @@ final class Charts {
     double plotW = width - left - right;
     double plotH = height - top - bottom;
     double max = 0;
-    for (MatrixRow r : rows) {
-      for (CellResult cell : r.cells()) {
-        max = Math.max(max, cell.maxTransPerSecond() / 1e4);
+    for (Row r : rows) {
+      for (Cell cell : r.cells()) {
+        max = Math.max(max, cell.max(key));
       }
     }
     max = niceMax(max);
-    c.text(width / 2.0, 24, "RPC echo: 10^4 transactions/s (higher is better)", 16, "middle", AXIS);
+    c.text(width / 2.0, 24, m.title() + ": " + m.headline().label() + " (higher is better)", 16, "middle", AXIS);
     for (int i = 0; i <= 5; i++) {
       double v = max * i / 5;
       double y = top + plotH - plotH * i / 5;
@@ -71,34 +96,33 @@ final class Charts {
     double groupW = plotW / Math.max(1, groups);
     double barW = Math.max(2, (groupW * 0.8) / Math.max(1, rows.size()));
     for (int g = 0; g < groups; g++) {
-      Column col = m.columns().get(g);
+      String col = m.columns().get(g);
       double x0 = left + g * groupW + groupW * 0.1;
       for (int i = 0; i < rows.size(); i++) {
-        CellResult cell = rows.get(i).cell(col);
+        Cell cell = rows.get(i).cell(col);
         if (cell == null) {
           continue;
         }
-        double v = cell.medianTransPerSecond() / 1e4;
+        double v = cell.median(key);
         double h = plotH * v / max;
         double x = x0 + i * barW;
-        c.rect(x, top + plotH - h, barW - 1, h, color(i), rows.get(i).label() + " " + col.label() + ": "
-            + TableFormatter.rate(cell.medianTransPerSecond()) + " x10^4 trans/s, p99 "
-            + TableFormatter.millis(cell.latency().p99()) + " ms");
+        c.rect(x, top + plotH - h, barW - 1, h, color(i), rows.get(i).label() + " " + col + ": "
+            + fmt2(v) + " " + m.headline().label() + (cell.clientBound() ? ", client-bound" : ""));
         if (cell.rounds().size() > 1) {
-          double yMin = top + plotH - plotH * cell.minTransPerSecond() / 1e4 / max;
-          double yMax = top + plotH - plotH * cell.maxTransPerSecond() / 1e4 / max;
+          double yMin = top + plotH - plotH * cell.min(key) / max;
+          double yMax = top + plotH - plotH * cell.max(key) / max;
           double cx = x + (barW - 1) / 2;
           c.line(cx, yMin, cx, yMax, AXIS, 1);
           c.line(cx - 3, yMin, cx + 3, yMin, AXIS, 1);
           c.line(cx - 3, yMax, cx + 3, yMax, AXIS, 1);
         }
       }
-      c.text(left + g * groupW + groupW / 2, top + plotH + 18, col.label(), 12, "middle", AXIS);
+      c.text(left + g * groupW + groupW / 2, top + plotH + 18, col, 12, "middle", AXIS);
     }
     legend(rows, c, left, height - legendHeight - 4, plotW);
   }
 
-  private static void legend(List<MatrixRow> rows, Canvas c, double x, double y, double width) {
+  private static void legend(List<Row> rows, Canvas c, double x, double y, double width) {
     double cellW = width / 4;
     for (int i = 0; i < rows.size(); i++) {
       double lx = x + (i % 4) * cellW;
@@ -108,63 +132,8 @@ final class Charts {
     }
   }
 
-  /** Latency percentiles of one column, one line per row, log scale in ms (lower is better). */
-  static void latency(MatrixResult m, Column col, Canvas c, int width, int height) {
-    List<MatrixRow> rows = measuredRows(m);
-    double left = 56;
-    double right = 16;
-    double top = 34;
-    double legendHeight = 22 * ((rows.size() + 3) / 4);
-    double bottom = 34 + legendHeight;
-    double plotW = width - left - right;
-    double plotH = height - top - bottom;
-    long minUs = Long.MAX_VALUE;
-    long maxUs = 1;
-    for (MatrixRow r : rows) {
-      CellResult cell = r.cell(col);
-      if (cell != null && cell.latency().count() > 0) {
-        for (long v : cell.latency().values()) {
-          minUs = Math.min(minUs, Math.max(1, v));
-          maxUs = Math.max(maxUs, v);
-        }
-      }
-    }
-    if (minUs == Long.MAX_VALUE) {
-      minUs = 1;
-    }
-    double lo = Math.floor(Math.log10(minUs / 1000.0));
-    double hi = Math.max(lo + 1, Math.ceil(Math.log10(maxUs / 1000.0)));
-    c.text(width / 2.0, 20, "Latency " + col.label() + ", ms (log scale, lower is better)", 14, "middle", AXIS);
-    for (double d = lo; d <= hi; d++) {
-      double y = top + plotH - plotH * (d - lo) / (hi - lo);
-      c.line(left, y, left + plotW, y, GRID, 1);
-      c.text(left - 6, y + 4, fmt(Math.pow(10, d)), 11, "end", AXIS);
-    }
-    int points = LatencySummary.LABELS.length;
-    double step = plotW / (points - 1);
-    for (int p = 0; p < points; p++) {
-      c.text(left + p * step, top + plotH + 18, LatencySummary.LABELS[p], 12, "middle", AXIS);
-    }
-    for (int i = 0; i < rows.size(); i++) {
-      CellResult cell = rows.get(i).cell(col);
-      if (cell == null || cell.latency().count() == 0) {
-        continue;
-      }
-      long[] v = cell.latency().values();
-      double[] xs = new double[points];
-      double[] ys = new double[points];
-      for (int p = 0; p < points; p++) {
-        xs[p] = left + p * step;
-        double lv = Math.log10(Math.max(1, v[p]) / 1000.0);
-        ys[p] = top + plotH - plotH * (lv - lo) / (hi - lo);
-      }
-      c.polyline(xs, ys, color(i));
-      for (int p = 0; p < points; p++) {
-        c.circle(xs[p], ys[p], 3, color(i), rows.get(i).label() + " " + LatencySummary.LABELS[p] + ": "
-            + TableFormatter.millis(v[p]) + " ms");
-      }
-    }
-    legend(rows, c, left, height - legendHeight - 4, plotW);
+  private static String fmt2(double v) {
+    return String.format(Locale.ROOT, "%.2f", v);
   }
 
   static String fmt(double v) {

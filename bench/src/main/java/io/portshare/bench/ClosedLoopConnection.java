@@ -7,13 +7,13 @@ import io.netty.buffer.ByteBuf;
  * transaction on a connection is timed from the start of the connect, so with one transaction per
  * connection the latency is that of connect + request + reply.
  */
-final class ClosedLoopConnection extends BenchConnection {
+final class ClosedLoopConnection extends RpcConnection {
 
   /** This connection's own view of the shared frame: its reader index is reset for every send. */
   private final ByteBuf request;
   private long sentAt;
 
-  ClosedLoopConnection(LoadVerticle loop, ByteBuf frame, int perConnection) {
+  ClosedLoopConnection(LoopLoad loop, ByteBuf frame, int perConnection) {
     super(loop, frame, perConnection);
     this.request = frame.duplicate();
   }

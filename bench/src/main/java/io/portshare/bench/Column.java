@@ -2,6 +2,7 @@ package io.portshare.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** A column of the RPC table: payload size and transactions per connection, e.g. {@code 64B|1024x}. */
 public record Column(int payloadSize, int perConnection) {
@@ -18,7 +19,7 @@ public record Column(int payloadSize, int perConnection) {
   public static List<Column> parseList(String text) {
     List<Column> out = new ArrayList<>();
     for (String part : text.split(",")) {
-      String p = part.trim().toUpperCase(java.util.Locale.ROOT);
+      String p = part.trim().toUpperCase(Locale.ROOT);
       String[] f = p.split("[|X:]", 2);
       if (f.length != 2) {
         throw new IllegalArgumentException("bad column \"" + part + "\"; expected SIZE|Kx as in 64B|1024x");

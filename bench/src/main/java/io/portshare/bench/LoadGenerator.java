@@ -2,29 +2,32 @@ package io.portshare.bench;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.vertx.core.DeploymentOptions;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
-import io.vertx.core.transport.Transport;
+import io.netty.channel.EventLoop;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Runs a {@link LoadSpec} on its own Vert.x (native epoll when present) with one verticle per
- * event loop, and returns what it measured. Blocks for warm-up + duration.
+ * Runs a {@link LoadSpec} on raw Netty channels (native epoll when present), one event loop per
+ * client thread, each loop owning its share of the connections; returns what it measured, with the
+ * CPU this process and the server spent over the measured window. Blocks for warm-up + duration.
  */
 public final class LoadGenerator {
 
-  /** Lets the event loops connect before the clock starts. */
-  private static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+  /** The first connects are spread over this time before the clock starts. */
+  private static final long CONNECT_PACE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
   private LoadGenerator() {}
 
   public static String transport() {
-    return Transport.EPOLL.available() ? "epoll" : "nio";
+    return ClientTransport.best().label();
   }
 
   /** The request frame: 4-byte big-endian length, then a payload that is not all one byte value. */
@@ -37,41 +40,60 @@ public final class LoadGenerator {
     return Unpooled.unreleasableBuffer(buf.asReadOnly());
   }
 
-  public static LoadResult run(LoadSpec spec, Progress progress) {
-    Vertx vertx = Vertx.builder()
-        .with(new VertxOptions().setEventLoopPoolSize(spec.eventLoops()).setWorkerPoolSize(1)
-            .setPreferNativeTransport(true))
-        .withTransport(Transport.EPOLL.available() ? Transport.EPOLL : Transport.NIO)
-        .build();
-    boolean closed = false;
+  public static Measurement run(LoadSpec spec, Progress progress) {
+    return run(spec, progress, CpuProbe.UNKNOWN);
+  }
+
+  /** As {@link #run(LoadSpec, Progress)}, reading the server's CPU through {@code server} at the window's edges. */
+  public static Measurement run(LoadSpec spec, Progress progress, CpuProbe server) {
+    InetSocketAddress address = resolve(spec);
+    ClientTransport transport = ClientTransport.best();
+    MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(spec.eventLoops(),
+        new DefaultThreadFactory("bench-loop", true), transport.ioHandlers());
     try {
       ByteBuf frame = frame(spec.payloadSize());
       LongAdder done = new LongAdder();
-      RunClock clock = new RunClock(System.nanoTime() + START_DELAY_NANOS, spec.warmup().toNanos(),
+      RunClock clock = new RunClock(System.nanoTime() + CONNECT_PACE_NANOS, spec.warmup().toNanos(),
           spec.duration().toNanos());
       int loops = spec.eventLoops();
       List<LoopStats> stats = new ArrayList<>();
-      for (int i = 0; i < loops; i++) {
-        stats.add(new LoopStats(clock, done));
-      }
-      AtomicInteger next = new AtomicInteger();
-      await(vertx.deployVerticle(() -> {
-        int i = next.getAndIncrement();
+      List<LoopLoad> loads = new ArrayList<>();
+      int i = 0;
+      for (EventExecutor executor : group) {
+        LoopStats s = new LoopStats(clock, done);
         int share = spec.connections() / loops + (i < spec.connections() % loops ? 1 : 0);
         int first = i * (spec.connections() / loops) + Math.min(i, spec.connections() % loops);
-        return new LoadVerticle(spec, frame, stats.get(i), first, share);
-      }, new DeploymentOptions().setInstances(loops)));
+        stats.add(s);
+        loads.add(new LoopLoad((EventLoop) executor, transport, address, spec, frame, s, first, share));
+        i++;
+      }
+      loads.forEach(l -> l.start(CONNECT_PACE_NANOS));
+      double client0;
+      double server0;
+      double client1;
+      double server1;
       try (Progress.Bar bar = progress.start(clock, done)) {
+        waitUntil(clock.measureStart);
+        client0 = CpuTime.self();
+        server0 = server.seconds();
         waitUntil(clock.measureEnd);
+        client1 = CpuTime.self();
+        server1 = server.seconds();
       }
-      // Closing undeploys each verticle on its own loop: after that the loops' figures are final and visible here.
-      closed = true;
-      await(vertx.close());
-      return LoadResult.merge(stats, clock.measuredSeconds());
+      // Stopping runs on each loop: after it the loops' figures are final and visible here.
+      loads.forEach(LoopLoad::stop);
+      int cores = Math.min(loops, Runtime.getRuntime().availableProcessors());
+      return LoopStats.merge(stats, new CpuSpent(client1 - client0, server1 - server0, clock.measuredSeconds(), cores));
     } finally {
-      if (!closed) {
-        await(vertx.close());
-      }
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+  }
+
+  private static InetSocketAddress resolve(LoadSpec spec) {
+    try {
+      return new InetSocketAddress(InetAddress.getByName(spec.host()), spec.port());
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("unknown host \"" + spec.host() + "\" in --target");
     }
   }
 
@@ -84,14 +106,6 @@ public final class LoadGenerator {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted", e);
       }
-    }
-  }
-
-  private static <T> T await(io.vertx.core.Future<T> f) {
-    try {
-      return f.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      throw new IllegalStateException("load generator: " + e.getMessage(), e);
     }
   }
 }

@@ -1,5 +1,7 @@
 package io.portshare.bench;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 
@@ -34,5 +36,23 @@ final class LoopStats {
     if (!clock.over(now)) {
       errors[kind.ordinal()]++;
     }
+  }
+
+  /** The loops' figures together, as one measurement over the window {@code cpu} was read for. */
+  static Measurement merge(Iterable<LoopStats> loops, CpuSpent cpu) {
+    Histogram all = LatencySummary.newHistogram();
+    long tx = 0;
+    Map<String, Long> errors = new LinkedHashMap<>();
+    for (LoopStats s : loops) {
+      tx += s.transactions;
+      all.add(s.latency);
+      for (ErrorKind k : ErrorKind.values()) {
+        long n = s.errors[k.ordinal()];
+        if (n > 0) {
+          errors.merge(k.label(), n, Long::sum);
+        }
+      }
+    }
+    return new Measurement(tx, cpu.wallSeconds(), LatencySummary.of(all), errors, cpu);
   }
 }

@@ -10,14 +10,14 @@ import io.netty.buffer.ByteBuf;
  * interval: no queue of timestamps is kept. Requests lost with a dropped connection are sent again
  * on the next one and keep their original intended time.
  */
-final class OpenLoopConnection extends BenchConnection {
+final class OpenLoopConnection extends RpcConnection {
 
   private final long firstDue;
   private final long intervalNanos;
   private long nextToSend;
   private long nextToAnswer;
 
-  OpenLoopConnection(LoadVerticle loop, ByteBuf frame, int perConnection, long firstDue, long intervalNanos) {
+  OpenLoopConnection(LoopLoad loop, ByteBuf frame, int perConnection, long firstDue, long intervalNanos) {
     super(loop, frame, perConnection);
     this.firstDue = firstDue;
     this.intervalNanos = intervalNanos;
@@ -30,6 +30,7 @@ final class OpenLoopConnection extends BenchConnection {
 
   @Override
   void opened(long now) {
+    // Requests lost with a dropped connection go out again and keep their intended times.
     nextToSend = nextToAnswer;
     tick(now);
   }

@@ -1,5 +1,7 @@
 package io.portshare.bench;
 
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,6 +22,19 @@ final class RpcCommand implements Callable<Integer> {
       description = "transactions per connection before reconnecting; 1 = a new connection each (default: ${DEFAULT-VALUE})")
   int perConnection;
 
+  @Option(names = "--server-pid", split = ",",
+      description = "process id(s) of the server on this machine: its CPU is recorded next to the generator's")
+  List<Long> serverPids;
+
+  @Option(names = "--engine", defaultValue = "auto",
+      description = "auto (the C reference client for closed loops when built, else this generator), java, or c "
+          + "(the C client, closed loop only) (default: ${DEFAULT-VALUE})")
+  String engine;
+
+  @Option(names = "--c-load", defaultValue = "bench/peers/c-echo/rpcload",
+      description = "the C reference client for --engine c (default: ${DEFAULT-VALUE})")
+  Path cLoad;
+
   @Mixin
   LoadOptions load = new LoadOptions();
 
@@ -27,16 +42,20 @@ final class RpcCommand implements Callable<Integer> {
   public Integer call() {
     String[] hp = LoadOptions.hostPort(target);
     LoadSpec spec = load.spec(hp[0], Integer.parseInt(hp[1]), size, perConnection);
-    LoadResult r = LoadGenerator.run(spec, Progress.onTerminal().label(size + "B|" + perConnection + "x"));
+    LoadEngine e = LoadEngine.named(engine, cLoad, load.rate > 0);
+    CpuProbe server = serverPids == null ? CpuProbe.UNKNOWN : CpuProbe.processes(serverPids);
+    Measurement r = e.run(spec, Progress.onTerminal().label(size + "B|" + perConnection + "x"), server);
     LatencySummary l = r.latency();
-    System.out.printf("%s %dB|%dx %s, %d connections, %d event loops, %s: %.0f trans/s (%s x10^4)%n",
+    System.out.printf("%s %dB|%dx %s, %d connections, %d threads, %s: %.0f trans/s (%s x10^4)%n",
         target, size, perConnection, spec.openLoop() ? "open loop at " + spec.ratePerSecond() + "/s" : "closed loop",
-        spec.connections(), spec.eventLoops(), LoadGenerator.transport(), r.transPerSecond(),
-        TableFormatter.rate(r.transPerSecond()));
-    System.out.printf("latency ms: p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  (%d transactions in %.1f s)%n",
-        TableFormatter.millis(l.p50()), TableFormatter.millis(l.p90()), TableFormatter.millis(l.p99()),
-        TableFormatter.millis(l.p999()), TableFormatter.millis(l.max()), r.transactions(), r.seconds());
-    System.out.println("errors: " + TableFormatter.errorText(r.errors()));
+        spec.connections(), spec.eventLoops(), e.describe(), r.perSecond(), Formats.rate(r.perSecond()));
+    if (l.count() > 0) {
+      System.out.printf("latency ms: p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  (%d transactions in %.1f s)%n",
+          Formats.millis(l.p50()), Formats.millis(l.p90()), Formats.millis(l.p99()),
+          Formats.millis(l.p999()), Formats.millis(l.max()), r.operations(), r.seconds());
+    }
+    System.out.println("CPU us/transaction: " + Formats.cpuText(r));
+    System.out.println("errors: " + Formats.errorText(r.sortedErrors()));
     return r.errorCount() == 0 ? 0 : 1;
   }
 }

@@ -1,8 +1,10 @@
 package io.portshare.bench;
 
+import io.portshare.bench.results.Table;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -12,12 +14,26 @@ import java.util.Map;
 /**
  * Runs the RPC matrix: for each round, each row (a server layout, started fresh, or an existing
  * target), each column. Rounds alternate the order of rows and of columns so that a machine that
- * gets busier or quieter during the run does not favour whoever goes first.
+ * gets busier or quieter during the run does not favour whoever goes first. Every cell records
+ * the CPU the generator and the server processes spent on it.
  */
 public final class RpcMatrix {
 
-  /** A row to measure: a mode at a worker count, started with these commands, or an existing target. */
-  public record RowPlan(String mode, int workers, List<List<String>> commands, boolean plain) {}
+  /**
+   * A row to measure: a mode at a worker count, started with these commands (a C peer without
+   * admin port when {@code plain}), or an existing target ({@code commands} empty) whose server
+   * processes, if on this machine, are {@code targetPids}.
+   */
+  public record RowPlan(String mode, int workers, List<List<String>> commands, boolean plain, List<Long> targetPids) {
+
+    public RowPlan(String mode, int workers, List<List<String>> commands, boolean plain) {
+      this(mode, workers, commands, plain, List.of());
+    }
+
+    String label() {
+      return workers > 0 ? mode + " x" + workers : mode;
+    }
+  }
 
   private final LoadSpec base;
   private final List<Column> columns;
@@ -25,18 +41,19 @@ public final class RpcMatrix {
   private final Path logDir;
   private final PrintStream log;
   private final Progress progress;
-  private final java.time.Duration serverWarmup;
+  private final Duration serverWarmup;
+  private final LoadEngine engine;
 
   public RpcMatrix(LoadSpec base, List<Column> columns, int rounds, Path logDir, PrintStream log, Progress progress) {
-    this(base, columns, rounds, logDir, log, progress, java.time.Duration.ZERO);
+    this(base, columns, rounds, logDir, log, progress, Duration.ZERO, LoadEngine.JAVA);
   }
 
   /**
    * {@code serverWarmup}: load run, not measured, on every freshly started server before its first
    * cell, so that the first column does not pay for the server's JIT and class loading alone.
    */
-  public RpcMatrix(LoadSpec base, List<Column> columns, int rounds, Path logDir, PrintStream log, Progress progress,
-      java.time.Duration serverWarmup) {
+  RpcMatrix(LoadSpec base, List<Column> columns, int rounds, Path logDir, PrintStream log, Progress progress,
+      Duration serverWarmup, LoadEngine engine) {
     this.serverWarmup = serverWarmup;
     this.base = base;
     this.columns = List.copyOf(columns);
@@ -44,13 +61,15 @@ public final class RpcMatrix {
     this.logDir = logDir;
     this.log = log;
     this.progress = progress;
+    this.engine = engine;
   }
 
-  public MatrixResult run(List<RowPlan> plans, Map<String, String> meta) {
-    Map<RowPlan, Map<Column, List<LoadResult>>> results = new LinkedHashMap<>();
+  /** The table of the run, rows in the order of {@code plans}. */
+  public Table run(List<RowPlan> plans) {
+    Map<RowPlan, Map<Column, List<Measurement>>> results = new LinkedHashMap<>();
     Map<RowPlan, String> notes = new LinkedHashMap<>();
     for (RowPlan p : plans) {
-      Map<Column, List<LoadResult>> cells = new LinkedHashMap<>();
+      Map<Column, List<Measurement>> cells = new LinkedHashMap<>();
       columns.forEach(c -> cells.put(c, new ArrayList<>()));
       results.put(p, cells);
     }
@@ -68,25 +87,21 @@ public final class RpcMatrix {
         String note = runRow(plan, colOrder, results.get(plan), round);
         if (note != null) {
           notes.put(plan, note);
-          log.println("  " + plan.mode() + " x" + plan.workers() + ": " + note);
+          log.println("  " + plan.label() + ": " + note);
         }
       }
     }
-    List<MatrixRow> rows = new ArrayList<>();
+    List<RpcResults.RowRuns> rows = new ArrayList<>();
     for (RowPlan p : plans) {
-      List<CellResult> cells = new ArrayList<>();
-      results.get(p).forEach((c, rs) -> {
-        if (!rs.isEmpty()) {
-          cells.add(new CellResult(c, rs));
-        }
-      });
-      rows.add(new MatrixRow(p.mode(), p.workers(), cells, notes.get(p)));
+      Map<String, List<Measurement>> cells = new LinkedHashMap<>();
+      results.get(p).forEach((c, rs) -> cells.put(c.label(), rs));
+      rows.add(new RpcResults.RowRuns(p.label(), p.workers(), cells, notes.get(p)));
     }
-    return new MatrixResult(meta, columns, rows);
+    return RpcResults.table("rpc", "RPC echo", columns.stream().map(Column::label).toList(), rows);
   }
 
   /** Measures one row once; returns why it could not run, or null. */
-  private String runRow(RowPlan plan, List<Column> colOrder, Map<Column, List<LoadResult>> into, int round) {
+  private String runRow(RowPlan plan, List<Column> colOrder, Map<Column, List<Measurement>> into, int round) {
     String name = plan.mode() + "-x" + plan.workers() + "-r" + (round + 1);
     ServerProcesses servers = null;
     try {
@@ -100,23 +115,25 @@ public final class RpcMatrix {
           return "not available: the server ran it as " + actual;
         }
       }
+      CpuProbe serverCpu = servers != null ? CpuProbe.processes(servers.pids())
+          : plan.targetPids().isEmpty() ? CpuProbe.UNKNOWN : CpuProbe.processes(plan.targetPids());
       if (servers != null && !serverWarmup.isZero()) {
         for (Column c : colOrder) {
           LoadSpec prime = base.withCell(c.payloadSize(), c.perConnection());
-          LoadGenerator.run(new LoadSpec(prime.host(), prime.port(), prime.connections(), prime.transactionsPerConnection(),
-              prime.payloadSize(), java.time.Duration.ZERO, serverWarmup.dividedBy(colOrder.size()), 0,
+          engine.run(new LoadSpec(prime.host(), prime.port(), prime.connections(), prime.transactionsPerConnection(),
+              prime.payloadSize(), Duration.ZERO, serverWarmup.dividedBy(colOrder.size()), 0,
               prime.eventLoops(), prime.timeout()), progress.label(String.format("%-10s x%-2d %-12s", plan.mode(),
-              plan.workers(), "server warm-up")));
+              plan.workers(), "server warm-up")), CpuProbe.UNKNOWN);
         }
       }
       for (Column c : colOrder) {
         LoadSpec spec = base.withCell(c.payloadSize(), c.perConnection());
-        LoadResult r = LoadGenerator.run(spec,
-            progress.label(String.format("%-10s x%-2d %-12s", plan.mode(), plan.workers(), c.label())));
+        Measurement r = engine.run(spec,
+            progress.label(String.format("%-10s x%-2d %-12s", plan.mode(), plan.workers(), c.label())), serverCpu);
         into.get(c).add(r);
-        log.printf("  round %d  %-10s x%-2d %-12s %10.0f trans/s  p99 %7s ms  errors: %s%n", round + 1,
-            plan.mode(), plan.workers(), c.label(), r.transPerSecond(), TableFormatter.millis(r.latency().p99()),
-            TableFormatter.errorText(r.errors()));
+        log.printf("  round %d  %-10s x%-2d %-12s %10.0f trans/s  p99 %7s ms  CPU us/trans %s  errors: %s%n", round + 1,
+            plan.mode(), plan.workers(), c.label(), r.perSecond(), Formats.millis(r.latency().p99()),
+            Formats.cpuText(r), Formats.errorText(r.sortedErrors()));
       }
       return null;
     } catch (IOException e) {

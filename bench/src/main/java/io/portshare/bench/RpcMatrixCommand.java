@@ -1,16 +1,20 @@
 package io.portshare.bench;
 
+import io.portshare.bench.results.Machine;
+import io.portshare.bench.results.Results;
+import io.portshare.bench.results.ResultsText;
+import io.portshare.bench.results.ResultsWriter;
+import io.portshare.bench.results.Table;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -31,7 +35,21 @@ final class RpcMatrixCommand implements Callable<Integer> {
   @Option(names = "--target", description = "HOST:PORT of a running echo server (e.g. a Kubernetes Service): one row, no servers started")
   String target;
 
-  @Option(names = "--workers", split = ",", description = "worker counts, rows per mode (default: 1..CPUs)")
+  @Option(names = "--server-pid", split = ",",
+      description = "with --target on this machine: the server's process id(s), whose CPU is recorded next to the generator's")
+  List<Long> serverPids;
+
+  @Option(names = "--engine", defaultValue = "auto",
+      description = "who makes the load: auto (the C reference client for closed loops when built, else this "
+          + "generator), java, or c (the C client, closed loop only; see rpc-calibrate) (default: ${DEFAULT-VALUE})")
+  String engine;
+
+  @Option(names = "--c-load", defaultValue = "bench/peers/c-echo/rpcload",
+      description = "the C reference client for --engine c (default: ${DEFAULT-VALUE})")
+  Path cLoad;
+
+  @Option(names = "--workers", split = ",",
+      description = "worker counts, rows per mode (default: 1..CPUs); with --target, the target's worker count, for the per-worker figures")
   List<Integer> workers;
 
   @Option(names = "--modes", split = ",",
@@ -64,7 +82,7 @@ final class RpcMatrixCommand implements Callable<Integer> {
 
   @Option(names = "--server-warmup", defaultValue = "4s",
       description = "unmeasured load on each freshly started server, spread over the columns (default: ${DEFAULT-VALUE})")
-  java.time.Duration serverWarmup;
+  Duration serverWarmup;
 
   @Option(names = "--out", defaultValue = "bench-results", description = "reports go to OUT/<timestamp>/ (default: ${DEFAULT-VALUE})")
   Path out;
@@ -85,6 +103,7 @@ final class RpcMatrixCommand implements Callable<Integer> {
         throw new IllegalArgumentException("invalid value for --workers: " + w + "; expected 1..1024");
       }
     }
+    LoadEngine load0 = LoadEngine.named(engine, cLoad, load.rate > 0);
     String host = "127.0.0.1";
     int trafficPort = port;
     List<RpcMatrix.RowPlan> plans = new ArrayList<>();
@@ -92,7 +111,9 @@ final class RpcMatrixCommand implements Callable<Integer> {
       String[] hp = LoadOptions.hostPort(target);
       host = hp[0];
       trafficPort = Integer.parseInt(hp[1]);
-      plans.add(new RpcMatrix.RowPlan("target", 0, List.of(), false));
+      int targetWorkers = workers != null && workers.size() == 1 ? workers.get(0) : 0;
+      plans.add(new RpcMatrix.RowPlan("target", targetWorkers, List.of(), false,
+          serverPids == null ? List.of() : serverPids));
     } else {
       if (port < 1 || port > 65535 - 1 - counts.stream().mapToInt(Integer::intValue).max().orElse(1)) {
         throw new IllegalArgumentException("invalid value for --port: " + port);
@@ -129,23 +150,26 @@ final class RpcMatrixCommand implements Callable<Integer> {
     }
     Path dir = out.resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     LoadSpec base = load.spec(host, trafficPort, 64, 1);
-    Map<String, String> meta = meta(base, rounds, cols.size() * plans.size());
-    System.out.println("RPC matrix: " + plans.size() + " rows x " + cols.size() + " columns x " + rounds
+    Map<String, String> meta = meta(base, rounds, load0);
+    System.out.println("RPC matrix (" + load0.describe() + "): " + plans.size() + " rows x " + cols.size() + " columns x " + rounds
         + " round(s), about " + estimateSeconds(base, plans.size() * cols.size() * rounds, plans.size() * rounds)
         + " s; load average " + meta.get("load average at start") + "; reports in " + dir);
-    MatrixResult result = new RpcMatrix(base, cols, rounds, dir.resolve("servers"), System.out, Progress.onTerminal(),
-        target != null ? java.time.Duration.ZERO : serverWarmup)
-        .run(plans, meta);
-    result.meta().put("load average at end", loadAverage());
-    ReportWriter.writeAll(result, dir);
+    Table table = new RpcMatrix(base, cols, rounds, dir.resolve("servers"), System.out, Progress.onTerminal(),
+        target != null ? Duration.ZERO : serverWarmup, load0)
+        .run(plans);
+    meta.put("load average at end", Machine.loadAverage());
+    Results result = new Results("portshare RPC benchmark", meta, List.of(table));
+    // The table first: a report directory that cannot be written must not lose the measurement.
     System.out.println();
-    System.out.print(TableFormatter.format(result));
+    System.out.print(ResultsText.table(table));
     System.out.println();
-    System.out.println("load average: " + result.meta().get("load average at start") + " at start, "
-        + result.meta().get("load average at end") + " at end (CPUs: " + cpus + ")");
-    System.out.println("written: " + dir.resolve("report.html") + " (and table.txt, results.json, results.csv, rpc-matrix.png)");
-    boolean errors = result.rows().stream().flatMap(r -> r.cells().stream()).anyMatch(c -> c.errorCount() > 0);
-    return errors ? 1 : 0;
+    System.out.println("load average: " + meta.get("load average at start") + " at start, "
+        + meta.get("load average at end") + " at end (CPUs: " + cpus + ")");
+    System.out.flush();
+    ResultsWriter.writeAll(result, dir, Charts.svg(table));
+    Charts.png(table, dir.resolve("chart.png"));
+    System.out.println("written: " + dir.resolve("report.html") + " (and table.txt, results.json, results.csv, chart.png)");
+    return result.anyErrors() ? 1 : 0;
   }
 
   private static long estimateSeconds(LoadSpec s, int cells, int serverStarts) {
@@ -160,39 +184,22 @@ final class RpcMatrixCommand implements Callable<Integer> {
     return out;
   }
 
-  private Map<String, String> meta(LoadSpec s, int rounds, int cells) {
+  private Map<String, String> meta(LoadSpec s, int rounds, LoadEngine load0) {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("date", LocalDateTime.now().withNano(0).toString());
-    m.put("host", hostName());
-    m.put("CPUs", Integer.toString(Runtime.getRuntime().availableProcessors()));
-    m.put("OS", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
-    m.put("Java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-    m.put("target", target != null ? target : "rpc-server started per row on " + s.host() + ":" + s.port()
+    m.put("command", BenchMain.commandLine(BenchMain.lastArgs));
+    m.putAll(Machine.describe());
+    m.put("target", target != null ? target + (serverPids == null ? " (server CPU not known: give --server-pid)" : "")
+        : "rpc-server started per row on " + s.host() + ":" + s.port()
         + " (" + serverJar + ", JVM " + serverJvmOptions + ")");
-    m.put("load generator", s.eventLoops() + " event loops, " + LoadGenerator.transport() + ", " + s.connections()
+    m.put("load generator", load0.describe() + ", " + s.eventLoops() + " threads, " + s.connections()
         + " connections, " + (s.openLoop() ? "open loop at " + s.ratePerSecond() + " requests/s" : "closed loop"));
+    m.put("CPU", "client = the generator's process, server = the server processes, user + system from /proc over "
+        + "each measured window; on loopback part of each side's kernel work is charged to the other");
     m.put("per cell", "warm-up " + s.warmup().toMillis() + " ms, measured " + s.duration().toMillis() + " ms");
     m.put("server warm-up", target != null ? "none (existing target)"
         : serverWarmup.toMillis() + " ms of unmeasured load after each server start");
     m.put("rounds", rounds + (rounds > 1 ? " (order of rows and columns reversed every other round)" : ""));
-    m.put("load average at start", loadAverage());
+    m.put("load average at start", Machine.loadAverage());
     return m;
-  }
-
-  static String loadAverage() {
-    try {
-      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-      return f[0] + " " + f[1] + " " + f[2];
-    } catch (IOException | RuntimeException e) {
-      return "unknown";
-    }
-  }
-
-  private static String hostName() {
-    try {
-      return InetAddress.getLocalHost().getHostName().toLowerCase(Locale.ROOT);
-    } catch (IOException e) {
-      return "unknown";
-    }
   }
 }

@@ -128,6 +128,11 @@ public final class ServerProcesses implements AutoCloseable {
     throw new IOException("server not ready after " + READY_TIMEOUT.toSeconds() + " s; see " + logs.get(i));
   }
 
+  /** Process ids of the servers, whose CPU is read from /proc next to the generator's. */
+  List<Long> pids() {
+    return processes.stream().map(Process::pid).toList();
+  }
+
   /** The scaling mode the first process says it runs, from its {@code portshare_info} metric. */
   public String reportedMode() {
     try {

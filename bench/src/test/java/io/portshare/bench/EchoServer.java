@@ -6,20 +6,25 @@ import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.parsetools.RecordParser;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A small length-prefixed echo server for the generator's tests, on port 0. With {@code corruptEvery
- * = n > 0} it flips one payload byte of every n-th reply, which the generator must catch.
+ * A small length-prefixed echo server for the generator's tests, on port 0, that counts the
+ * connections it accepted and the frames it answered. With {@code corruptEvery = n > 0} it flips
+ * one payload byte of every n-th reply, which the generator must catch.
  */
 final class EchoServer implements AutoCloseable {
 
   private final Vertx vertx = Vertx.vertx();
   private final NetServer server;
+  private final AtomicLong connections = new AtomicLong();
+  private final AtomicLong frames = new AtomicLong();
   private int replies;
 
   EchoServer(int corruptEvery) throws Exception {
     server = vertx.createNetServer(new NetServerOptions().setPort(0).setHost("127.0.0.1"))
         .connectHandler(socket -> {
+          connections.incrementAndGet();
           RecordParser parser = RecordParser.newFixed(4);
           int[] length = {-1};
           parser.handler(chunk -> {
@@ -36,6 +41,7 @@ final class EchoServer implements AutoCloseable {
               int at = 4 + chunk.length() / 2;
               reply.setByte(at, (byte) (reply.getByte(at) ^ 0x01));
             }
+            frames.incrementAndGet();
             socket.write(reply);
             length[0] = -1;
             parser.fixedSizeMode(4);
@@ -47,6 +53,14 @@ final class EchoServer implements AutoCloseable {
 
   int port() {
     return server.actualPort();
+  }
+
+  long connections() {
+    return connections.get();
+  }
+
+  long frames() {
+    return frames.get();
   }
 
   @Override

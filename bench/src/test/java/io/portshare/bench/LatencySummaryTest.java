@@ -3,6 +3,8 @@ package io.portshare.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +61,7 @@ class LatencySummaryTest {
   @Test
   void mergingLoopsAddsTransactionsHistogramsAndErrors() {
     RunClock clock = new RunClock(0, 0, 10_000_000_000L);
-    java.util.concurrent.atomic.LongAdder done = new java.util.concurrent.atomic.LongAdder();
+    LongAdder done = new LongAdder();
     LoopStats a = new LoopStats(clock, done);
     LoopStats b = new LoopStats(clock, done);
     a.completed(1_000_000, 1);
@@ -67,12 +69,12 @@ class LatencySummaryTest {
     b.completed(3_000_000, 3);
     b.completed(4_000_000, 20_000_000_000L); // after the window: not counted
     b.error(ErrorKind.RESET, 5);
-    LoadResult r = LoadResult.merge(java.util.List.of(a, b), 2.0);
-    assertThat(r.transactions()).isEqualTo(3);
-    assertThat(r.transPerSecond()).isEqualTo(1.5);
+    Measurement r = LoopStats.merge(List.of(a, b), CpuSpent.unknown(2.0));
+    assertThat(r.operations()).isEqualTo(3);
+    assertThat(r.perSecond()).isEqualTo(1.5);
     assertThat(r.latency().count()).isEqualTo(3);
     assertThat(h(r.latency().max())).isCloseTo(3000, within(3.0));
-    assertThat(r.errors()).containsEntry(ErrorKind.RESET, 1L).hasSize(1);
+    assertThat(r.errors()).containsEntry("reset", 1L).hasSize(1);
     assertThat(done.sum()).isEqualTo(3);
   }
 

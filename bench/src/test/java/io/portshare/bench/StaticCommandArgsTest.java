@@ -31,6 +31,8 @@ class StaticCommandArgsTest {
       "--rounds|0|--rounds",
       "--duration|500ms|--duration",
       "--big-file|100k.bin|--big-file",
+      "--nginx-port|18082|--nginx-port",
+      "--nginx-port|18079|--nginx-port",
       "--server-jar|no/such.jar|no/such.jar"})
   void badValuesExitTwoNamingTheFlag(String flag, String value, String named) {
     String[] r = flag.equals("--server-jar") ? run("static", flag, value) : run("static", flag, value, "--server-jar", "pom.xml");

@@ -47,6 +47,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
   private long bytesReceived;
   private ScheduledFuture<?> drainTicker;
   private ScheduledFuture<?> lingerTimer;
+  private ScheduledFuture<?> ageTimer;
 
   EchoHandler(int maxPayload, RpcMetrics metrics) {
     this.decoder = new FrameDecoder(maxPayload);
@@ -142,6 +143,14 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
   }
 
   /**
+   * Drains this connection, as a server shutdown would, once it has lived {@code lifetimeNanos}
+   * (--max-connection-age): the client reconnects, and its new connection may land on a new pod.
+   */
+  void drainAfter(long lifetimeNanos) {
+    ageTimer = ctx.executor().schedule(this::startDrain, lifetimeNanos, TimeUnit.NANOSECONDS);
+  }
+
+  /**
    * Called on this connection's event loop when the server shuts down: answers what has been
    * received, then closes at the first frame boundary after a tick with nothing read.
    */
@@ -217,6 +226,9 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
     }
     if (lingerTimer != null) {
       lingerTimer.cancel(false);
+    }
+    if (ageTimer != null) {
+      ageTimer.cancel(false);
     }
     decoder.release();
     ctx.fireChannelInactive();

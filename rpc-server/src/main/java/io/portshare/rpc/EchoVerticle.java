@@ -46,5 +46,9 @@ public final class EchoVerticle extends ServiceVerticle {
     socket.shutdownHandler(v -> echo.startDrain());
     ChannelHandlerContext vertxHandler = internal.channelHandlerContext();
     vertxHandler.pipeline().addBefore(vertxHandler.name(), "rpc-echo", echo);
+    long lifetime = service.connectionLifetime().toNanos();
+    if (lifetime > 0) {
+      echo.drainAfter(lifetime);
+    }
   }
 }

@@ -117,6 +117,10 @@ public final class StaticVerticle extends ServiceVerticle {
     io.netty.channel.ChannelPipeline pipeline = ((ConnectionBase) conn).channelHandlerContext().pipeline();
     HeadWatch watch = new HeadWatch(pipeline);
     pipeline.addBefore("handler", null, new VersionGuard(metrics));
+    long lifetime = service.connectionLifetime().toNanos();
+    if (lifetime > 0) {
+      pipeline.addBefore("handler", null, new ConnectionAgeLimit(lifetime));
+    }
     connections.add(watch);
     conn.closeHandler(v -> {
       connections.remove(watch);

@@ -35,8 +35,9 @@ public record Cell(String column, List<Round> rounds) {
     return rounds.stream().mapToLong(Round::errors).sum();
   }
 
-  /** True when any round was limited by the load generator: its figures say more about the client. */
+  /** True when at least half the rounds were limited by the load generator: the cell says more about the client. */
   public boolean clientBound() {
-    return rounds.stream().anyMatch(Round::clientBound);
+    long bound = rounds.stream().filter(Round::clientBound).count();
+    return !rounds.isEmpty() && bound * 2 >= rounds.size();
   }
 }

@@ -55,10 +55,14 @@ public final class ResultsJson {
         jr.put("note", row.note());
       }
       if (t.ratio() != null) {
-        double v = t.ratio().of(row, t.headline().key());
-        if (!Double.isNaN(v)) {
-          jr.put("ratio", v);
+        JsonObject ratios = new JsonObject();
+        for (Metric m : t.metrics()) {
+          double v = t.ratio().of(row, m.key());
+          if (!Double.isNaN(v)) {
+            ratios.put(m.key(), v);
+          }
         }
+        jr.put("ratios", ratios);
       }
       rows.add(jr);
     }

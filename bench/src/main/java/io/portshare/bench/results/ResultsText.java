@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /**
  * {@code table.txt}: per table, the headline metric as median (min-max) per cell and the ratio,
- * then one block of medians per other metric; {@code !} marks a client-bound cell, {@code *} one
+ * then one block of medians (and their ratio) per other metric; {@code !} marks a client-bound cell, {@code *} one
  * with errors.
  */
 public final class ResultsText {
@@ -74,12 +74,18 @@ public final class ResultsText {
       TextGrid g = new TextGrid();
       List<String> h = new ArrayList<>(List.of(""));
       h.addAll(t.columns());
+      if (t.ratio() != null) {
+        h.add(t.ratio().label());
+      }
       g.add(h);
       for (Row row : t.rows()) {
         List<String> line = new ArrayList<>(List.of(row.label()));
         for (String col : t.columns()) {
           Cell c = row.cell(col);
           line.add(c == null ? "-" : number(c.median(m.key()), m.decimals()));
+        }
+        if (t.ratio() != null) {
+          line.add(number(t.ratio().of(row, m.key()), 2));
         }
         g.add(line);
       }

@@ -1,5 +1,6 @@
 package io.portshare.bench.statics;
 
+import io.portshare.bench.CpuTime;
 import io.portshare.bench.ServerProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

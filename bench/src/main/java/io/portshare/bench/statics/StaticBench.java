@@ -1,5 +1,6 @@
 package io.portshare.bench.statics;
 
+import io.portshare.bench.CpuTime;
 import io.portshare.bench.ServerProcesses;
 import io.portshare.bench.results.Cell;
 import io.portshare.bench.results.ClientBound;

@@ -1,5 +1,6 @@
 package io.portshare.bench.statics;
 
+import io.portshare.bench.BenchMain;
 import io.portshare.bench.results.Machine;
 import io.portshare.bench.results.Results;
 import io.portshare.bench.results.ResultsText;
@@ -21,8 +22,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code portshare-bench static}: the static-file table, static-server against nginx, with wrk. */
 @Command(name = "static", mixinStandardHelpOptions = true,
@@ -33,9 +32,6 @@ import picocli.CommandLine.Model.CommandSpec;
         "Both servers listen on every address of their ports during the run (each wrk run has its own 127.0.0.x "
             + "destination); the traffic stays on loopback."})
 public final class StaticCommand implements Callable<Integer> {
-
-  @Spec
-  CommandSpec spec;
 
   @Option(names = "--duration", defaultValue = "3s", description = "each measured wrk run (default: ${DEFAULT-VALUE})")
   Duration duration;
@@ -115,9 +111,6 @@ public final class StaticCommand implements Callable<Integer> {
   @Option(names = "--out", defaultValue = "bench-results", description = "reports go to OUT/<timestamp>/ (default: ${DEFAULT-VALUE})")
   Path out;
 
-  @Option(names = "--invoked-as", hidden = true, description = "the command line to record, when a script ran this one")
-  String invokedAs;
-
   @Override
   public Integer call() throws IOException, InterruptedException {
     StaticPlan plan = plan();
@@ -168,7 +161,8 @@ public final class StaticCommand implements Callable<Integer> {
     if (port < 1 || port > 65535 - 3) {
       throw new IllegalArgumentException("invalid value for --port: " + port + "; expected 1..65532");
     }
-    if (nginxPort < 1 || nginxPort > 65535 - 1 || Math.abs(nginxPort - port) < 4 && nginxPort + 1 >= port) {
+    boolean overlaps = nginxPort <= port + 3 && nginxPort + 1 >= port; // PORT..PORT+3 against NGINX_PORT..+1
+    if (nginxPort < 1 || nginxPort > 65535 - 1 || overlaps) {
       throw new IllegalArgumentException("invalid value for --nginx-port: " + nginxPort
           + "; expected 1..65534, clear of --port .. --port+3");
     }
@@ -204,8 +198,7 @@ public final class StaticCommand implements Callable<Integer> {
 
   private Map<String, String> meta(StaticPlan plan) {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("command", invokedAs != null ? invokedAs
-        : "portshare-bench static " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+    m.put("command", BenchMain.command());
     m.putAll(Machine.describe());
     m.put("static-server", plan.serverJar() + ", " + plan.workers() + " event loops, --mode " + plan.mode()
         + (plan.serverArgs().isEmpty() ? "" : ", " + String.join(" ", plan.serverArgs()))
@@ -220,7 +213,7 @@ public final class StaticCommand implements Callable<Integer> {
         + Math.round(WarmUp.TOLERANCE * 100) + "% on server CPU per request");
     m.put("big file", plan.bigRounds() > 0 ? plan.bigPath() + ", " + plan.bigFetches() + " downloads x "
         + plan.bigRounds() + " rounds per variant" : "not measured");
-    m.put("client-bound", "wrk used more CPU than the server, or kept its threads 90% busy");
+    m.put("client-bound", "in at least half the rounds wrk used more CPU than the server, or kept its threads 90% busy");
     m.put("load average at start", Machine.loadAverage());
     return m;
   }

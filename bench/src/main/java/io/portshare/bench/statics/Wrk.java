@@ -1,5 +1,6 @@
 package io.portshare.bench.statics;
 
+import io.portshare.bench.CpuTime;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

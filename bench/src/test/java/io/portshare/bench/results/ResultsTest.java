@@ -23,7 +23,7 @@ class ResultsTest {
     Row small = new Row("1k keep-alive", List.of(
         new Cell("ours", List.of(round(300, 20), round(100, 22), round(200, 21))),
         new Cell("peer", List.of(round(100, 30), new Round(Map.of("rps", 120.0, "cpu", 31.0), 3, true),
-            round(80, 29)))));
+            new Round(Map.of("rps", 80.0, "cpu", 29.0), 0, true)))));
     Row failed = new Row("index close", List.of(), "server did not start: port in use");
     Table t = new Table("files", "Static files", METRICS, List.of("ours", "peer"), List.of(small, failed),
         new Ratio("ours", "peer"));
@@ -52,6 +52,9 @@ class ResultsTest {
     assertThat(peer.errors()).isEqualTo(3);
     assertThat(peer.clientBound()).isTrue();
     assertThat(sample().tables().get(0).rows().get(0).cell("ours").clientBound()).isFalse();
+    Round bound = new Round(Map.of("rps", 1.0), 0, true);
+    assertThat(new Cell("c", List.of(bound, round(1, 1), round(1, 1))).clientBound()).as("1 of 3").isFalse();
+    assertThat(new Cell("c", List.of(bound, round(1, 1))).clientBound()).as("1 of 2").isTrue();
   }
 
   @Test
@@ -75,9 +78,9 @@ class ResultsTest {
     assertThat(text).startsWith("command: deploy/bench-static.sh\n");
     assertThat(text).contains("Static files: req/s, median of 3 rounds (min-max)");
     assertThat(text).containsPattern("1k keep-alive\\s+200 \\(100-300\\)\\s+100 \\(80-120\\) ! \\*\\s+2\\.00");
-    assertThat(text).containsPattern("1k keep-alive\\s+21\\.0\\s+30\\.0");
+    assertThat(text).containsPattern("1k keep-alive\\s+21\\.0\\s+30\\.0\\s+0\\.70");
     assertThat(text).contains("(server did not start: port in use)");
-    assertThat(text).contains("! 1k keep-alive, peer: client-bound in 1 of 3 rounds");
+    assertThat(text).contains("! 1k keep-alive, peer: client-bound in 2 of 3 rounds");
     assertThat(text).contains("* 1k keep-alive, peer: 3 errors");
   }
 
@@ -87,7 +90,7 @@ class ResultsTest {
     assertThat(lines.get(0)).isEqualTo("# command: deploy/bench-static.sh");
     assertThat(lines.get(1)).isEqualTo("table,row,column,round,client_bound,errors,metric,value");
     assertThat(lines).hasSize(2 + 2 * 3 * 2);
-    assertThat(lines).contains("files,1k keep-alive,peer,2,1,3,rps,120.000");
+    assertThat(lines).contains("files,1k keep-alive,peer,2,1,3,rps,120.000", "files,1k keep-alive,peer,3,1,0,rps,80.000");
   }
 
   @Test
@@ -97,8 +100,10 @@ class ResultsTest {
     JsonObject cell = json.getJsonArray("tables").getJsonObject(0).getJsonArray("rows").getJsonObject(0)
         .getJsonArray("cells").getJsonObject(0);
     assertThat(cell.getJsonObject("summary").getJsonObject("rps").getDouble("median")).isEqualTo(200);
-    assertThat(json.getJsonArray("tables").getJsonObject(0).getJsonArray("rows").getJsonObject(0).getDouble("ratio"))
-        .isEqualTo(2.0);
+    JsonObject ratios = json.getJsonArray("tables").getJsonObject(0).getJsonArray("rows").getJsonObject(0)
+        .getJsonObject("ratios");
+    assertThat(ratios.getDouble("rps")).isEqualTo(2.0);
+    assertThat(ratios.getDouble("cpu")).isCloseTo(0.7, within(1e-12));
     assertThat(ResultsJson.read(json)).isEqualTo(r);
   }
 

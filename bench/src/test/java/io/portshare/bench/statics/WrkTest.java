@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.portshare.bench.CpuTime;
 import io.portshare.bench.results.Round;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -27,22 +28,23 @@ class WrkTest {
         .containsExactly("wrk", "-t2", "-c64", "-d1s", "--latency", "-H", "Connection: close", "http://127.0.0.5:1/1k.bin");
   }
 
-  /** A real wrk against a real HTTP server in this JVM: its report is read and its own CPU time is seen. */
+  /** A real wrk against a real HTTP server in this JVM: its report is read (its CPU: CpuTimeTest). */
   @Test
-  void aShortRunIsReadAndItsClientCpuCounted() throws Exception {
+  void aShortRunIsRead() throws Exception {
     Optional<String> bin = Tools.find("wrk");
     assumeTrue(bin.isPresent(), "wrk is not installed (apt-get install wrk); the wrk run is not checked");
     Path root = dir.resolve("site");
     Site.create(root, List.of("1k.bin"), null);
     try (FileServer server = new FileServer(root)) {
+      // One answer first, so that a slow first request (class loading on a busy machine) is not wrk's window.
+      assertThat(Download.fetch("127.0.0.1", server.port(), "1k.bin")).isEqualTo(1024);
       Wrk wrk = new Wrk(bin.get(), 1, 4);
-      Wrk.Run run = wrk.run("http://127.0.0.4:" + server.port() + "/1k.bin", false, Duration.ofSeconds(1));
+      Wrk.Run run = wrk.run("http://127.0.0.4:" + server.port() + "/1k.bin", false, Duration.ofSeconds(2));
       assertThat(run.result().requests()).isPositive();
       assertThat(run.result().errors()).isZero();
       assertThat(run.result().latencyP99Us()).isGreaterThanOrEqualTo(run.result().latencyAvgUs() / 100);
-      assertThat(run.clientCpu().seconds()).isPositive();
 
-      Wrk.Run missing = wrk.run("http://127.0.0.4:" + server.port() + "/none.bin", true, Duration.ofSeconds(1));
+      Wrk.Run missing = wrk.run("http://127.0.0.4:" + server.port() + "/none.bin", true, Duration.ofSeconds(2));
       assertThat(missing.result().badStatus()).isEqualTo(missing.result().requests()).isPositive();
     }
   }

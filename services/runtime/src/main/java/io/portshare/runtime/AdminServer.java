@@ -5,14 +5,17 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.healthchecks.Status;
+import java.util.List;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.healthchecks.HealthCheckHandler;
 import io.vertx.micrometer.PrometheusScrapingHandler;
 
 /**
- * The admin HTTP server, on its own port and event loop: {@code /health/live},
- * {@code /health/ready} (down while starting or draining) and {@code /metrics} (Prometheus text).
+ * The admin HTTP server, on its own port and event loop: {@code /health/live} (down when a
+ * service event loop has stopped beating, see {@link EventLoopBeats}), {@code /health/ready} (down
+ * while starting or draining) and {@code /metrics} (Prometheus text).
  */
 final class AdminServer {
 
@@ -21,12 +24,15 @@ final class AdminServer {
   private final String host;
   private final int port;
   private final boolean shared;
+  private final EventLoopBeats beats;
   private volatile boolean ready;
   private HttpServer server;
 
   /** @param shared whether another process may listen on the same admin port (SO_REUSEPORT) */
-  AdminServer(Vertx vertx, PrometheusMeterRegistry registry, String host, int port, boolean shared) {
+  AdminServer(Vertx vertx, PrometheusMeterRegistry registry, String host, int port, boolean shared,
+      EventLoopBeats beats) {
     this.vertx = vertx;
+    this.beats = beats;
     this.registry = registry;
     this.host = host;
     this.port = port;
@@ -35,7 +41,11 @@ final class AdminServer {
 
   Future<HttpServer> start() {
     HealthCheckHandler live = HealthCheckHandler.create(vertx)
-        .register("event-loop", p -> p.complete(Status.OK()));
+        .register("event-loops", p -> {
+          List<String> stale = beats.stale();
+          p.complete(stale.isEmpty() ? Status.OK() : Status.KO(new JsonObject()
+              .put("stuck", String.join("; ", stale)).put("limit-ms", beats.limit().toMillis())));
+        });
     HealthCheckHandler readiness = HealthCheckHandler.create(vertx)
         .register("serving", p -> p.complete(ready ? Status.OK() : Status.KO()));
     Router router = Router.router(vertx);

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.jar.Manifest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,11 +88,15 @@ public final class Launcher {
     log.info("portshare {} {} ready in {} ms: mode={} transport={} instances={} port={} admin-port={}; {}",
         descriptor.name(), Version.get(), readyMs, runtime.mode().label(), runtime.transport(),
         runtime.instances(), runtime.port(), runtime.adminPort(), runtime.startTimes().describe());
-    inherited.reportReady();
 
     Duration drain = settings.getDuration("drain-timeout");
     CountDownLatch stopped = new CountDownLatch(1);
+    AtomicBoolean stopping = new AtomicBoolean();
     Runnable stop = () -> {
+      // Once: a second signal (Ctrl-C reaches a supervisor's children too) must not cut the drain short.
+      if (!stopping.compareAndSet(false, true)) {
+        return;
+      }
       log.info("stop requested: draining for up to {} ms", drain.toMillis());
       runtime.stop(drain);
       log.info("stopped");
@@ -99,6 +104,14 @@ public final class Launcher {
     };
     onSignal("TERM", () -> new Thread(stop, "portshare-stop").start());
     onSignal("INT", () -> new Thread(stop, "portshare-stop").start());
+    if (inherited.fromSupervisor()) {
+      // A supervisor that is gone (even by SIGKILL) leaves no child behind serving on its own.
+      ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> {
+        log.warn("the supervisor (pid {}) is gone; draining", p.pid());
+        new Thread(stop, "portshare-stop").start();
+      }));
+    }
+    inherited.reportReady();
     stopped.await();
     return 0;
   }
@@ -203,6 +216,9 @@ public final class Launcher {
             + "to epoll where refused", "auto", "epoll", "io_uring", "nio"),
         Option.path(Settings.CONFIG, "", "YAML or JSON file of option: value"),
         Option.duration("drain-timeout", "10s", "on SIGTERM, how long open connections may finish"),
+        Option.duration("liveness-timeout", "10s", "/health/live fails when a service event loop has not run for this long"),
+        Option.duration(ServiceContext.MAX_CONNECTION_AGE, "0s",
+            "close connections older than this (+-10%) as a drain does, so new pods get their share; 0s: never"),
         Option.duration("warmup", WARM_UP_DEFAULT, "before ready, drive every instance with the service's own"
             + " requests over loopback until throughput settles, at most this long (0: off)"),
         Option.integer("supervise", 0, "run N processes of the service on sockets bound once here; "

@@ -8,9 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -147,12 +149,16 @@ final class ReuseportSteering {
     return inodes;
   }
 
-  /** This process's file descriptors among the sockets {@code inodes}, ascending. */
+  /**
+   * This process's file descriptors among the sockets {@code inodes}, one per socket (the lowest),
+   * ascending: an inherited socket has two here, the one given and the event loop's duplicate.
+   */
   static List<Integer> fdsOf(Set<String> inodes) throws IOException {
     List<Integer> found = new ArrayList<>();
     if (inodes.isEmpty()) {
       return found;
     }
+    Map<String, Integer> lowest = new HashMap<>();
     try (DirectoryStream<Path> fds = Files.newDirectoryStream(Paths.get("/proc/self/fd"))) {
       for (Path fd : fds) {
         String target;
@@ -161,11 +167,13 @@ final class ReuseportSteering {
         } catch (IOException e) {
           continue; // closed since the listing, or the listing's own descriptor
         }
-        if (target.startsWith("socket:[") && inodes.contains(target.substring(8, target.length() - 1))) {
-          found.add(Integer.parseInt(fd.getFileName().toString()));
+        String inode = target.startsWith("socket:[") ? target.substring(8, target.length() - 1) : "";
+        if (inodes.contains(inode)) {
+          lowest.merge(inode, Integer.parseInt(fd.getFileName().toString()), Math::min);
         }
       }
     }
+    found.addAll(lowest.values());
     found.sort(null);
     return found;
   }

@@ -10,11 +10,15 @@ import io.vertx.core.net.NetServerOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /** What the runtime hands one verticle instance: its settings, its place and its meters. */
 public final class ServiceContext {
+
+  /** The option of {@link #connectionLifetime}. */
+  static final String MAX_CONNECTION_AGE = "max-connection-age";
 
   /** Kernel caps this at net.core.somaxconn; one-connection-per-request load needs a deep queue. */
   static final int ACCEPT_BACKLOG = 4096;
@@ -135,6 +139,21 @@ public final class ServiceContext {
 
   public void connectionClosed() {
     open.decrement();
+  }
+
+  /**
+   * How long a new connection may live ({@code --max-connection-age}), jittered by up to 10% either
+   * way so that connections opened together do not all close together; {@link Duration#ZERO} when
+   * connections live as long as their peer wants. Past it, a service closes the connection as its
+   * drain would (RPC) or answers the next request with {@code Connection: close} (HTTP).
+   */
+  public Duration connectionLifetime() {
+    Duration age = settings.getDuration(MAX_CONNECTION_AGE);
+    if (age.isZero()) {
+      return Duration.ZERO;
+    }
+    double jitter = 0.9 + 0.2 * ThreadLocalRandom.current().nextDouble();
+    return Duration.ofNanos(Math.max(1, (long) (age.toNanos() * jitter)));
   }
 
   void warmUpEnded() {

@@ -35,6 +35,14 @@ public final class ServiceRuntime {
   private static final long START_TIMEOUT_SECONDS = 60;
   /** How long a closing listener may wait for its accept queue to empty (at most the drain timeout). */
   private static final Duration LISTENER_QUEUE_WAIT = Duration.ofSeconds(2);
+  /** How much longer than the drain timeout the verticles' drains may take to report back. */
+  private static final Duration DRAIN_REPORT_WAIT = Duration.ofSeconds(2);
+  /**
+   * How long closing the service's Vert.x instances, then the admin's, may each take once drained:
+   * nothing is left to finish then, so a close that takes longer is stuck, and the pod's grace
+   * period must cover it (see {@link #waitsBeyondDrain}).
+   */
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(3);
 
   private final ServiceDescriptor descriptor;
   private final Settings settings;
@@ -46,6 +54,7 @@ public final class ServiceRuntime {
   private final List<ServiceContext> contexts = new ArrayList<>();
   private Vertx adminVertx;
   private AdminServer admin;
+  private EventLoopBeats beats;
   private Transport transport;
   private ScalingMode mode;
   private int instances;
@@ -136,7 +145,7 @@ public final class ServiceRuntime {
       inherited.check(mode, instances, settings);
       if (transport != Transport.EPOLL) {
         throw new UsageException(inherited.source() + ": serving inherited sockets needs --transport epoll (this "
-            + "runs " + TransportChoice.name(transport) + ")");
+            + "runs " + transport() + ")");
       }
       LOG.info("serving {} inherited listening socket(s) on port {} from {}", inherited.size(), inherited.port(),
           inherited.source());
@@ -158,10 +167,11 @@ public final class ServiceRuntime {
     new FileDescriptorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     registerInfo();
+    beats = new EventLoopBeats(settings.getDuration("liveness-timeout"));
     // A supervisor's replacement child starts while the one it replaces still drains on the same
     // admin port: both hold it for that while (SO_REUSEPORT), as they share the service port.
     admin = new AdminServer(adminVertx, registry, settings.getString("host"), settings.getInt("admin-port"),
-        inherited.fromSupervisor());
+        inherited.fromSupervisor(), beats);
     await(admin.start(), "admin port " + settings.getInt("admin-port"));
 
     acceptErrors = new AcceptErrorHandler(descriptor.name(), openConnections::sum);
@@ -199,6 +209,11 @@ public final class ServiceRuntime {
         rest.add(deploy(newServiceVertx(1, inheritedFd(i)), i, 1));
       }
       await(Future.all(rest), "port " + port);
+    }
+    synchronized (verticles) {
+      for (ServiceVerticle v : verticles) {
+        beats.watch(descriptor.name() + " instance " + v.service.instance(), v.vertxContext());
+      }
     }
     long listeningMillis = StartTimes.sinceJvmStart();
     WarmUp.Result warmed = warmUpExchange == null ? null : warmUp(warmUpLimit);
@@ -369,7 +384,7 @@ public final class ServiceRuntime {
     }
     try {
       Future.join(drains).toCompletionStage().toCompletableFuture()
-          .get(connectionsTimeout.toMillis() + 2000, TimeUnit.MILLISECONDS);
+          .get(connectionsTimeout.plus(DRAIN_REPORT_WAIT).toMillis(), TimeUnit.MILLISECONDS);
     } catch (Exception e) {
       LOG.warn("drain did not finish in time: {}", e.toString());
     }
@@ -383,17 +398,26 @@ public final class ServiceRuntime {
       serviceVertx.forEach(v -> closes.add(v.close()));
     }
     try {
-      Future.join(closes).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      Future.join(closes).toCompletionStage().toCompletableFuture().get(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (Exception e) {
       LOG.warn("closing service event loops: {}", e.toString());
     }
     if (adminVertx != null) {
       try {
-        adminVertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        adminVertx.close().toCompletionStage().toCompletableFuture().get(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
       } catch (Exception e) {
         LOG.warn("closing admin server: {}", e.toString());
       }
     }
+  }
+
+  /**
+   * The longest a stop can take beyond {@code --drain-timeout} (which already bounds the wait for
+   * the accept queues): the drains' report and the two closes. A pod's terminationGracePeriodSeconds
+   * must cover its preStop, the drain timeout and this.
+   */
+  public static Duration waitsBeyondDrain() {
+    return DRAIN_REPORT_WAIT.plus(CLOSE_WAIT).plus(CLOSE_WAIT);
   }
 
   /** The port the service listens on (the real one when 0 was asked for). */
@@ -403,6 +427,13 @@ public final class ServiceRuntime {
 
   public int adminPort() {
     return admin.actualPort();
+  }
+
+  /** The running verticles, one per instance. */
+  List<ServiceVerticle> verticles() {
+    synchronized (verticles) {
+      return List.copyOf(verticles);
+    }
   }
 
   public ScalingMode mode() {

@@ -1,5 +1,6 @@
 package io.portshare.runtime;
 
+import com.sun.jna.LastErrorException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -155,7 +156,7 @@ final class Supervisor {
       int fd;
       try {
         fd = RawListeners.bindReuseport(new InetSocketAddress(host, port), ServiceContext.ACCEPT_BACKLOG);
-      } catch (com.sun.jna.LastErrorException e) {
+      } catch (LastErrorException e) {
         throw new ServiceRuntime.StartException("cannot listen on port " + port + ": errno " + e.getErrorCode()
             + (e.getErrorCode() == 98 ? " (address already in use)" : ""), e);
       }

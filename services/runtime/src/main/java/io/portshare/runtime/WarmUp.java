@@ -67,7 +67,7 @@ final class WarmUp {
   }
 
   /**
-   * Drives the exchange from every event loop of {@code loops} (each Vert.x with its number of
+   * Drives the exchange from every event loop of {@code vertxes} (each with {@code loopsEach}
    * loops) until settled or bounded; blocks meanwhile. {@code instances} are the servers' contexts,
    * which count the warm-up connections each accepted.
    */

@@ -173,9 +173,10 @@ class InheritedSocketsTest {
     Vertx a = Vertx.builder().withTransport(Transport.EPOLL).build();
     Vertx b = Vertx.builder().withTransport(Transport.EPOLL).build();
     try {
-      AdminServer old = new AdminServer(a, registry, "127.0.0.1", 0, true);
+      AdminServer old = new AdminServer(a, registry, "127.0.0.1", 0, true, new EventLoopBeats(Duration.ofSeconds(10)));
       old.start().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-      AdminServer fresh = new AdminServer(b, registry, "127.0.0.1", old.actualPort(), true);
+      AdminServer fresh = new AdminServer(b, registry, "127.0.0.1", old.actualPort(), true,
+          new EventLoopBeats(Duration.ofSeconds(10)));
       fresh.start().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
       assertThat(fresh.actualPort()).isEqualTo(old.actualPort());
     } finally {

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -73,6 +74,36 @@ class PinnedModeTest {
         .contains("portshare_event_loop_cpu{loop=\"1\",service=\"cpu-probe\"} " + (double) cpus[1])
         .contains("portshare_connections_accepted_total{loop=\"0\",service=\"cpu-probe\"} " + (double) CONNECTIONS_PER_CPU)
         .contains("portshare_connections_accepted_total{loop=\"1\",service=\"cpu-probe\"} " + (double) CONNECTIONS_PER_CPU);
+  }
+
+  @Test
+  void inheritedSocketsBoundInCpuOrderArePinnedAndSteeredLikeOwnOnes() throws Exception {
+    int[] cpus = allowedCpus();
+    assumeTrue(cpus.length >= 2, "at least 2 CPUs");
+    List<Integer> fds = new ArrayList<>();
+    try {
+      int port = 0;
+      for (int i = 0; i < 2; i++) {
+        fds.add(RawListeners.bindReuseport(new InetSocketAddress("127.0.0.1", port), 128));
+        port = RawListeners.localAddress(fds.get(0)).getPort();
+      }
+      Settings settings = Settings.resolve(Launcher.options(new CpuProbeService()), List.of("--port", "0",
+          "--admin-port", "0", "--instances", "2", "--mode", "pinned"), Map.of());
+      runtime = ServiceRuntime.start(new CpuProbeService(), settings, InheritedSockets.of(fds, "test", null));
+      assertThat(runtime.mode()).isEqualTo(ScalingMode.PINNED);
+      String processCpus = CpuProbeService.cpusAllowedList("/proc/self/status");
+      for (int k = 0; k < 2; k++) {
+        String expected = "loop=" + k + " loopCpus=" + cpus[k] + " acceptorCpus=" + cpus[k] + " workerCpus="
+            + processCpus;
+        assertThat(connectFromCpu(cpus[k], port, CONNECTIONS_PER_CPU)).allMatch(expected::equals, expected);
+      }
+    } finally {
+      if (runtime != null) {
+        runtime.stop(Duration.ofSeconds(1));
+        runtime = null;
+      }
+      fds.forEach(RawListeners::close);
+    }
   }
 
   @Test

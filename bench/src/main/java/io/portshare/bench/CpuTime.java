@@ -1,4 +1,4 @@
-package io.portshare.bench.statics;
+package io.portshare.bench;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * CPU time from {@code /proc/PID/stat}: user and system seconds of a process tree (a JVM, or nginx's
- * master and workers), and of this JVM's reaped children ({@code cutime}/{@code cstime}: wrk, once
- * it has exited and been waited for).
+ * CPU time from {@code /proc/PID/stat}, the one place every benchmark reads it: user and system
+ * seconds of a process tree (a JVM, or nginx's master and workers), of given processes, of this JVM,
+ * and of this JVM's reaped children ({@code cutime}/{@code cstime}: wrk or the C load tool, once it
+ * has exited and been waited for). The kernel counts in clock ticks (USER_HZ, 1/100 s on Linux).
  */
 public record CpuTime(double userSeconds, double systemSeconds) {
 
@@ -38,6 +39,28 @@ public record CpuTime(double userSeconds, double systemSeconds) {
       system += t[1];
     }
     return new CpuTime(user / (double) TICKS_PER_SECOND, system / (double) TICKS_PER_SECOND);
+  }
+
+  /** This JVM's own CPU seconds so far (user + system); NaN where {@code /proc} cannot be read. */
+  public static double self() {
+    return seconds(List.of(ProcessHandle.current().pid()));
+  }
+
+  /** CPU seconds of these processes together; NaN when there are none or one cannot be read (gone, not Linux). */
+  public static double seconds(List<Long> pids) {
+    if (pids.isEmpty()) {
+      return Double.NaN;
+    }
+    long sum = 0;
+    for (long pid : pids) {
+      try {
+        long[] t = parse(Files.readString(Path.of("/proc", Long.toString(pid), "stat")), 0);
+        sum += t[0] + t[1];
+      } catch (IOException | RuntimeException e) {
+        return Double.NaN;
+      }
+    }
+    return sum / (double) TICKS_PER_SECOND;
   }
 
   /** CPU time of the children this JVM has waited for, all together. */

@@ -2,40 +2,40 @@ package io.portshare.bench;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
-import io.vertx.core.AsyncResult;
-import io.vertx.core.net.NetSocket;
-import io.vertx.core.internal.net.NetSocketInternal;
 
 /**
- * One client connection of a load run: connects, lets the subclass decide when requests go out,
- * checks every reply byte for byte against the request, and reconnects after
- * {@code transactionsPerConnection} answers or an error. Runs on one event loop only.
- *
- * <p>It reads Netty's buffers through {@code messageHandler} and writes through the channel
- * context directly: the public {@code NetSocket} API copies every read into a fresh heap buffer
- * and allocates a promise per write, which a load generator that must outrun the server cannot
- * afford.
+ * One connection slot of a load run on a raw Netty channel: connects, lets the subclass decide
+ * when requests go out, checks every reply byte for byte against the request, and after
+ * {@code perConnection} answers (or an error) closes with a reset and connects again. The slot is
+ * the only handler of each channel it opens (one at a time, hence {@code @Sharable}), so a
+ * connection costs Netty's channel and nothing else: no codec, no promise per write, no timer per
+ * connect. Runs on its loop's thread only.
  */
-abstract class BenchConnection {
+@Sharable
+abstract class RpcConnection extends ChannelInboundHandlerAdapter implements ChannelFutureListener {
 
   private static final int IDLE = 0;
   private static final int CONNECTING = 1;
   private static final int OPEN = 2;
   private static final int CLOSING = 3;
   /** Back-off after a failed connect, so a refused port does not turn into a busy loop. */
-  private static final long RECONNECT_DELAY_MS = 20;
+  static final long RECONNECT_DELAY_NANOS = 20_000_000;
 
-  final LoadVerticle loop;
+  final LoopLoad loop;
   final LoopStats stats;
   final int perConnection;
   /** The request frame; the echo reply must equal it byte for byte. Unreleasable, shared read-only. */
   final ByteBuf frame;
   final int frameLength;
 
-  private NetSocketInternal socket;
-  ChannelHandlerContext channel;
+  Channel channel;
   private int state = IDLE;
   private boolean stopped;
   long connectStart;
@@ -45,7 +45,7 @@ abstract class BenchConnection {
   /** Bytes of the reply being read that have arrived so far. */
   private int received;
 
-  BenchConnection(LoadVerticle loop, ByteBuf frame, int perConnection) {
+  RpcConnection(LoopLoad loop, ByteBuf frame, int perConnection) {
     this.loop = loop;
     this.stats = loop.stats;
     this.frame = frame;
@@ -70,43 +70,47 @@ abstract class BenchConnection {
     }
     state = CONNECTING;
     connectStart = now;
-    loop.client.connect(loop.port, loop.host).onComplete(this::connected);
+    lastActivity = now;
+    channel = loop.connect(this);
   }
 
-  private void connected(AsyncResult<NetSocket> ar) {
+  /** The connect finished (the channel's connect future). */
+  @Override
+  public final void operationComplete(ChannelFuture f) {
+    if (f.isSuccess() || f.channel() != channel) {
+      return; // channelActive goes on; a stale future belongs to a channel already given up
+    }
     long now = System.nanoTime();
-    if (ar.failed()) {
-      state = IDLE;
-      stats.error(ErrorKind.of(ar.cause()), now);
-      if (!stopped) {
-        loop.later(RECONNECT_DELAY_MS, this::connect);
-      }
+    stats.error(ErrorKind.of(f.cause()), now);
+    f.channel().close();
+    channel = null;
+    state = IDLE;
+    if (!stopped) {
+      loop.later(RECONNECT_DELAY_NANOS, this::connect);
+    }
+  }
+
+  @Override
+  public final void channelActive(ChannelHandlerContext ctx) {
+    if (stopped || ctx.channel() != channel) {
+      ctx.close();
       return;
     }
-    NetSocketInternal s = (NetSocketInternal) ar.result();
-    if (stopped) {
-      s.close();
-      return;
-    }
-    socket = s;
-    channel = s.channelHandlerContext();
-    s.messageHandler(this::onMessage);
-    s.exceptionHandler(this::onException);
-    s.closeHandler(v -> onClosed());
     state = OPEN;
     sentOnConnection = 0;
     answeredOnConnection = 0;
     received = 0;
+    long now = System.nanoTime();
     lastActivity = now;
     opened(now);
   }
 
-  private void onMessage(Object msg) {
-    if (!(msg instanceof ByteBuf)) {
+  @Override
+  public final void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (!(msg instanceof ByteBuf buf) || ctx.channel() != channel) {
       ReferenceCountUtil.release(msg);
       return;
     }
-    ByteBuf buf = (ByteBuf) msg;
     try {
       if (state != OPEN) {
         return;
@@ -141,49 +145,65 @@ abstract class BenchConnection {
     }
   }
 
-  private void onException(Throwable t) {
-    if (state == OPEN) {
-      fail(ErrorKind.of(t), System.nanoTime());
+  @Override
+  public final void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (ctx.channel() == channel && state == OPEN) {
+      fail(ErrorKind.of(cause), System.nanoTime());
+    } else {
+      ctx.close();
     }
   }
 
-  private void onClosed() {
+  @Override
+  public final void channelInactive(ChannelHandlerContext ctx) {
+    if (ctx.channel() != channel) {
+      return;
+    }
     long now = System.nanoTime();
     if (state == OPEN && answeredOnConnection < sentOnConnection) {
       stats.error(ErrorKind.CLOSED, now);
     }
-    socket = null;
     channel = null;
     state = IDLE;
     connect();
   }
 
-  /** Counts an error and drops the connection; the close handler reconnects. */
+  /** Counts an error and drops the connection; channelInactive connects again. */
   final void fail(ErrorKind kind, long now) {
     stats.error(kind, now);
     close();
   }
 
-  /** Closes after the last transaction of this connection; the close handler reconnects. */
+  /** Closes (with a reset: SO_LINGER 0); channelInactive connects again. */
   final void close() {
-    if (socket != null && state != CLOSING) {
+    if (channel != null && state != CLOSING) {
       state = CLOSING;
-      socket.close();
+      channel.close();
     }
   }
 
-  /** A reply has been outstanding with no byte arriving for longer than the timeout. */
+  /** A connect or a reply has been outstanding with nothing arriving for longer than the timeout. */
   final void checkTimeout(long now, long timeoutNanos) {
-    if (state == OPEN && answeredOnConnection < sentOnConnection && now - lastActivity > timeoutNanos) {
+    if (now - lastActivity <= timeoutNanos) {
+      return;
+    }
+    if (state == CONNECTING) {
+      stats.error(ErrorKind.TIMEOUT, now);
+      Channel c = channel;
+      channel = null; // its future and events are stale from here on
+      state = IDLE;
+      c.close();
+      connect();
+    } else if (state == OPEN && answeredOnConnection < sentOnConnection) {
       fail(ErrorKind.TIMEOUT, now);
     }
   }
 
   final void stop() {
     stopped = true;
-    if (socket != null) {
+    if (channel != null) {
       state = CLOSING;
-      socket.close();
+      channel.close();
     }
   }
 }

@@ -1,7 +1,8 @@
-package io.portshare.bench.statics;
+package io.portshare.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CpuTimeTest {
@@ -16,6 +17,23 @@ class CpuTimeTest {
   @Test
   void aProcessThatIsGoneSpendsNothing() {
     assertThat(CpuTime.ticks("/proc/0/stat-that-does-not-exist", 0)).containsExactly(0, 0);
+  }
+
+  /** How wrk's CPU is read: a child that only computes shows its CPU time once it is waited for. */
+  @Test
+  void aReapedChildsCpuTimeIsCounted() throws Exception {
+    CpuTime before = CpuTime.ofReapedChildren();
+    Process p = new ProcessBuilder("sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done").start();
+    assertThat(p.waitFor()).isZero();
+    assertThat(CpuTime.ofReapedChildren().minus(before).seconds()).isGreaterThanOrEqualTo(0.05);
+  }
+
+  @Test
+  void processesThatCannotBeReadGiveNaNNotZero() {
+    assertThat(CpuTime.seconds(List.of())).isNaN();
+    assertThat(CpuTime.seconds(List.of(ProcessHandle.current().pid(), Long.MAX_VALUE))).isNaN();
+    assertThat(CpuTime.seconds(List.of(ProcessHandle.current().pid()))).isPositive();
+    assertThat(CpuTime.self()).isPositive();
   }
 
   @Test

@@ -1,0 +1,36 @@
+package io.portshare.bench.results;
+
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code portshare-bench report DIR}: the text, CSV and HTML of a run again, from its {@code results.json}. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+    description = "Writes table.txt, results.csv and report.html again from DIR/results.json (e.g. a committed run).")
+public final class ReportCommand implements Callable<Integer> {
+
+  @Parameters(paramLabel = "DIR", description = "the directory holding results.json")
+  Path dir;
+
+  @Override
+  public Integer call() throws IOException {
+    Path file = dir.resolve("results.json");
+    if (!Files.isRegularFile(file)) {
+      throw new IllegalArgumentException("no results.json in " + dir);
+    }
+    Results results;
+    try {
+      results = ResultsJson.read(new JsonObject(Files.readString(file, StandardCharsets.UTF_8)));
+    } catch (RuntimeException e) { // not JSON, or JSON of another shape
+      throw new IllegalArgumentException(file + " is not a results file: " + e.getMessage());
+    }
+    ResultsWriter.writeAll(results, dir);
+    System.out.println("written: " + dir.resolve("report.html") + " (and table.txt, results.json, results.csv)");
+    return 0;
+  }
+}

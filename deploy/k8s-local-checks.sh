@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# The checks of `deploy/k8s.sh local-test`, made against the running containers (their processes,
+# cgroups, sockets and answers), each compared with what the rendered manifest asks for.
+# Run by deploy/k8s-local.sh with WORK (its dev.yaml, bench-pod.yaml) and ROOT set, the pods
+# of k8s/overlays/dev playing. Prints one line per check; exit 0 only if every check held.
+# CONNECTIONS (default 10000) keep-alive connections are held against static-server.
+set -uo pipefail
+
+work="$WORK"
+root="$ROOT"
+connections="${CONNECTIONS:-10000}"
+failures=0
+
+pass() { echo "ok    $*"; }
+fail() { echo "FAIL  $*"; failures=$((failures + 1)); }
+# expect WHAT EXPECTED ACTUAL
+expect() {
+  if [ "$2" = "$3" ]; then pass "$1: $3"; else fail "$1: expected $2, found ${3:-nothing}"; fi
+}
+
+ctr() { echo "$1-pod-0-$1"; }
+pid_of() { podman inspect --format '{{.State.Pid}}' "$(ctr "$1")"; }
+ip_of() { podman inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$(ctr "$1")"; }
+# spec DEPLOYMENT JQ-PATH: a field of the rendered Deployment's pod spec
+spec() {
+  yq -r --arg d "$1" "select(.kind == \"Deployment\" and .metadata.name == \$d) | .spec.template.spec$2" "$work/dev.yaml"
+}
+
+# Kubernetes quantities: memory to bytes, CPU to millicores.
+bytes() {
+  local q="$1"
+  case "$q" in
+    *Gi) echo $(( ${q%Gi} * 1024 * 1024 * 1024 )) ;;
+    *Mi) echo $(( ${q%Mi} * 1024 * 1024 )) ;;
+    *Ki) echo $(( ${q%Ki} * 1024 )) ;;
+    *G) echo $(( ${q%G} * 1000000000 )) ;;
+    *M) echo $(( ${q%M} * 1000000 )) ;;
+    *) echo "$q" ;;
+  esac
+}
+millicores() { case "$1" in *m) echo "${1%m}" ;; *) echo $(( $1 * 1000 )) ;; esac; }
+
+# cgroup FILE-V1 FILE-V2 PID CONTROLLER: a file of the process's cgroup (v1 or v2).
+cgroup() {
+  local v1="$1" v2="$2" pid="$3" controller="$4" path
+  if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+    path="$(awk -F: '$1 == "0" {print $3}' "/proc/$pid/cgroup")"
+    cat "/sys/fs/cgroup$path/$v2"
+  else
+    path="$(awk -F: -v c="$controller" '{n = split($2, a, ","); for (i = 1; i <= n; i++) if (a[i] == c) print $3}' "/proc/$pid/cgroup")"
+    cat "/sys/fs/cgroup/$controller$path/$v1"
+  fi
+}
+memory_limit() { cgroup memory.limit_in_bytes memory.max "$1" memory; }
+memory_usage() { cgroup memory.usage_in_bytes memory.current "$1" memory; }
+cpu_millicores() {
+  local pid="$1" quota period
+  if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+    read -r quota period < <(cgroup - cpu.max "$pid" cpu)
+  else
+    quota="$(cgroup cpu.cfs_quota_us - "$pid" cpu)"; period="$(cgroup cpu.cfs_period_us - "$pid" cpu)"
+  fi
+  [ "$quota" = max ] || [ "$quota" = -1 ] && { echo unlimited; return; }
+  echo $(( quota * 1000 / period ))
+}
+
+# listeners PID PORT: sockets listening on PORT in the process's network namespace.
+listeners() {
+  local hex; hex="$(printf '%04X' "$2")"
+  cat "/proc/$1/net/tcp" "/proc/$1/net/tcp6" 2>/dev/null \
+    | awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p' | wc -l
+}
+
+status_field() { awk -v f="$2:" '$1 == f {print $2, $3, $4, $5}' "/proc/$1/status"; }
+
+check_container() {
+  local s="$1" pid ip want_uid caps mem cpu instances port
+  pid="$(pid_of "$s")"; ip="$(ip_of "$s")"
+  echo "== $s (pid $pid, $ip)"
+  want_uid="$(spec "$s" .securityContext.runAsUser)"
+  expect "$s uid (real, effective, saved, fs)" "$want_uid $want_uid $want_uid $want_uid" "$(status_field "$pid" Uid)"
+  expect "$s root filesystem" "ro" "$(awk '$2 == "/" {split($4, o, ","); print o[1]}' "/proc/$pid/mounts" | tail -1)"
+  [ "$(spec "$s" '.containers[0].securityContext.capabilities.drop[0]')" = ALL ] && caps=0000000000000000
+  expect "$s capabilities (permitted, effective, bounding, ambient)" "$caps $caps $caps $caps" \
+    "$(for c in CapPrm CapEff CapBnd CapAmb; do awk -v f="$c:" '$1 == f {printf "%s ", $2}' "/proc/$pid/status"; done | sed 's/ $//')"
+  expect "$s no_new_privs" 1 "$(awk '$1 == "NoNewPrivs:" {print $2}' "/proc/$pid/status")"
+  mem="$(bytes "$(spec "$s" .containers[0].resources.limits.memory)")"
+  expect "$s memory limit (cgroup, bytes)" "$mem" "$(memory_limit "$pid")"
+  cpu="$(millicores "$(spec "$s" .containers[0].resources.limits.cpu)")"
+  expect "$s CPU limit (cgroup quota/period, millicores)" "$cpu" "$(cpu_millicores "$pid")"
+  instances="$(tr '\0' '\n' < "/proc/$pid/environ" | sed -n 's/^PORTSHARE_INSTANCES=//p')"
+  expect "$s PORTSHARE_INSTANCES = the CPU limit" "$(( cpu / 1000 ))" "$instances"
+  port="$(spec "$s" '.containers[0].ports[0].containerPort')"
+  expect "$s listeners on port $port" "$instances" "$(listeners "$pid" "$port")"
+  for probe in startupProbe readinessProbe livenessProbe; do
+    local path pport
+    path="$(spec "$s" ".containers[0].$probe.httpGet.path")"; pport="$(spec "$s" ".containers[0].$probe.httpGet.port")"
+    expect "$s $probe GET :$pport$path" 200 \
+      "$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "http://$ip:$pport$path")"
+  done
+}
+
+check_static_site() {
+  local ip cm name
+  ip="$(ip_of static-server)"
+  cm="$(spec static-server '.volumes[] | select(.name == "site") | .configMap.name')"
+  for name in $(yq -r --arg n "$cm" 'select(.kind == "ConfigMap" and .metadata.name == $n) | .data | keys[]' "$work/dev.yaml"); do
+    if curl -fsS --max-time 5 "http://$ip:8080/$name" -o "$work/served-$name" \
+       && cmp -s "$work/served-$name" <(yq -j --arg n "$cm" --arg k "$name" \
+            'select(.kind == "ConfigMap" and .metadata.name == $n) | .data[$k]' "$work/dev.yaml"); then
+      pass "static-server serves $name of ConfigMap $cm byte for byte"
+    else
+      fail "static-server GET /$name differs from ConfigMap $cm"
+    fi
+  done
+}
+
+check_rpc_echo() {
+  local ip answer
+  ip="$(ip_of rpc-server)"
+  # One frame: 4-byte big-endian length, then the payload; the answer is the same frame.
+  answer="$(exec 3<>"/dev/tcp/$ip/9090" && printf '\000\000\000\014hello portsh' >&3 \
+            && timeout 5 head -c 16 <&3 | od -An -c | tr -s ' ')"
+  expect "rpc-server echoes a frame" " \\0 \\0 \\0 \\f h e l l o p o r t s h" "$answer"
+}
+
+check_bench() {
+  local c=bench-rpc-bench code
+  echo "== bench Job's pod against rpc-server"
+  podman pod rm --force --ignore bench-rpc >/dev/null 2>&1
+  if ! podman kube play --quiet "$work/bench-pod.yaml" > "$work/bench-play.log" 2>&1; then
+    fail "bench pod did not start: $(tail -1 "$work/bench-play.log")"; return
+  fi
+  code="$(timeout 300 podman wait "$c" 2>/dev/null || echo timeout)"
+  podman logs "$c" > "$work/bench.log" 2>&1
+  expect "bench pod exit code" 0 "$code"
+  if grep -q '64B|1x' "$work/bench.log"; then
+    pass "bench table on stdout:"; sed -n '/64B|1x/,/^$/p' "$work/bench.log" | sed 's/^/      /'
+  else
+    fail "bench printed no table (log: $work/bench.log)"
+  fi
+  # The volume mounted at /results, read from outside the pod as a cluster's volume would be.
+  local volume dir
+  volume="$(yq -r '.spec.containers[0].volumeMounts[] | select(.mountPath == "/results") | .name' "$work/bench-pod.yaml")"
+  dir="$(podman volume inspect --format '{{.Mountpoint}}' "$volume" 2>/dev/null)"
+  if [ -n "$dir" ] && [ -s "$(find "$dir" -name table.txt | head -1)" ]; then
+    pass "bench report readable from its volume $volume: $(cd "$dir" && find . -type f | sort | tr '\n' ' ')"
+  else
+    fail "no bench report in the pod's volume mounted at /results"
+  fi
+}
+
+# Many keep-alive connections against the static-server container from several 127.0.0.x sources
+# inside its network namespace (clients outside its cgroup): no OOM kill, every connection answers.
+check_connections() {
+  local s=static-server pid infra before after held=0 checked=0 per=2500 n i jar
+  jar="$root/services/system-tests/target/portshare-soak.jar"
+  pid="$(pid_of $s)"
+  infra="$(podman pod inspect --format '{{.InfraContainerID}}' "$s-pod-0")"
+  infra="$(podman inspect --format '{{.State.Pid}}' "$infra")"
+  echo "== $connections keep-alive connections to $s"
+  before="$(memory_usage "$pid")"
+  n=$(( (connections + per - 1) / per ))
+  mkdir -p "$work/holders"
+  for i in $(seq 1 "$n"); do
+    rm -f "$work/holders/in-$i"; mkfifo "$work/holders/in-$i"
+    # Holder: opens COUNT connections from SOURCE to 127.0.0.1:PORT, a GET on each, prints
+    # "held OK FAILED"; each line on stdin repeats the GET on all ("checked OK FAILED").
+    nsenter -t "$infra" -n java -Xmx128m -cp "$jar" io.portshare.soak.Holder 8080 "127.0.0.$((i + 1))" \
+      "$(( i < n ? per : connections - per * (n - 1) ))" http /hello.txt \
+      < "$work/holders/in-$i" > "$work/holders/out-$i" 2>&1 &
+    exec {fd}>"$work/holders/in-$i"; eval "holder_fd_$i=$fd"
+  done
+  for i in $(seq 1 "$n"); do
+    timeout 300 bash -c "until grep -q '^held' '$work/holders/out-$i'; do sleep 0.5; done"
+    held=$(( held + $(awk '/^held/ {print $2}' "$work/holders/out-$i") ))
+  done
+  for i in $(seq 1 "$n"); do eval "echo check >&\$holder_fd_$i"; done
+  for i in $(seq 1 "$n"); do
+    timeout 300 bash -c "until grep -q '^checked' '$work/holders/out-$i'; do sleep 0.5; done"
+    checked=$(( checked + $(awk '/^checked/ {print $2}' "$work/holders/out-$i") ))
+  done
+  after="$(memory_usage "$pid")"
+  local open
+  open="$(curl -s --max-time 5 "http://$(ip_of $s):8081/metrics" | awk '/^portshare_connections_open/ {print int($2)}')"
+  for i in $(seq 1 "$n"); do eval "exec {holder_fd_$i}>&-"; done
+  wait
+  expect "$s connections held, then answered again" "$connections $connections" "$held $checked"
+  expect "$s open connections per /metrics" "$connections" "$open"
+  expect "$s still running, not OOM-killed" "true false" \
+    "$(podman inspect --format '{{.State.Running}} {{.State.OOMKilled}}' "$(ctr $s)")"
+  local limit; limit="$(memory_limit "$pid")"
+  local grown=$(( after - before > 0 ? after - before : 1 ))
+  echo "      memory (cgroup): $((before / 1048576)) MiB idle -> $((after / 1048576)) MiB with $connections connections" \
+       "(limit $((limit / 1048576)) MiB): $(( connections * 1048576 / grown )) connections per MiB," \
+       "$(( grown / connections )) bytes per connection"
+  [ "$after" -lt "$limit" ] && pass "$s memory with $connections connections below the limit" \
+    || fail "$s memory $after at the limit $limit"
+}
+
+# podman stop as the kubelet stops a pod: SIGTERM, SIGKILL after the grace period.
+check_stop() {
+  local s="$1" grace t0 t1 code
+  grace="$(spec "$s" .terminationGracePeriodSeconds)"
+  # An idle connection is open while it drains.
+  exec {conn}<>"/dev/tcp/$(ip_of "$s")/$(spec "$s" '.containers[0].ports[0].containerPort')"
+  t0="$(date +%s%N)"
+  podman stop --time "$grace" "$(ctr "$s")" >/dev/null
+  t1="$(date +%s%N)"
+  exec {conn}>&-
+  code="$(podman inspect --format '{{.State.ExitCode}}' "$(ctr "$s")")"
+  expect "$s exit code after SIGTERM" 0 "$code"
+  local ms=$(( (t1 - t0) / 1000000 ))
+  podman logs "$(ctr "$s")" > "$work/$s.log" 2>&1
+  if [ "$ms" -lt $(( grace * 1000 )) ] && grep -q '"drained: 0 connections were cut' "$work/$s.log"; then
+    pass "$s drained and stopped in $ms ms (grace period ${grace} s)"
+  else
+    fail "$s stop took $ms ms of ${grace} s, or its drain cut connections (log: $work/$s.log)"
+  fi
+}
+
+for s in rpc-server static-server; do check_container "$s"; done
+echo "== answers"
+check_static_site
+check_rpc_echo
+check_bench
+check_connections
+echo "== stop"
+for s in rpc-server static-server; do check_stop "$s"; done
+
+if [ "$failures" -eq 0 ]; then
+  echo "local-test: every check held"
+else
+  echo "local-test: $failures check(s) failed"
+  exit 1
+fi

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# The dev overlay's pods run for real, in podman, from the images a cluster would run
+# (called by deploy/k8s.sh local | local-test | local-down):
+#   1. a base image made from Debian's packages with mmdebstrap (OpenJDK 17), cached under
+#      target/image-base/ (delete it to rebuild);
+#   2. the rpc-server, static-server and bench images built on it by Jib, offline, and loaded;
+#   3. k8s/overlays/dev rendered with kubectl kustomize and played with `podman kube play`.
+# The images keep their names (portshare-SERVICE:VERSION resolve to the loaded localhost/ images),
+# so the manifests are played exactly as rendered. podman plays Pods and Deployments (one pod
+# each) with their ConfigMaps; it ignores Services, the HPA, PodDisruptionBudgets and
+# NetworkPolicies (see k8s/README.md for what this run proves and what only a cluster can).
+# Needs: podman (runc), mmdebstrap (first run), kubectl 1.30+, yq (the jq wrapper), curl, nsenter.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$root/target/k8s-local"
+base_dir="$root/target/image-base"
+# Debian's OpenJDK 17 headless JRE on a minimal bookworm; the cache key is this recipe.
+base_suite=bookworm
+base_packages=openjdk-17-jre-headless,ca-certificates
+export PODMAN_PODS="rpc-server-pod-0 static-server-pod-0 bench-rpc"
+
+die() { echo "k8s local: $*" >&2; exit 1; }
+
+need() {
+  for c in "$@"; do
+    command -v "$c" >/dev/null 2>&1 || die "$c not found; install it (Debian: apt-get install podman runc catatonit mmdebstrap yq curl util-linux; kubectl 1.30+)"
+  done
+}
+
+# podman with runc and limits this machine allows, unless the caller brings a containers.conf.
+podman_env() {
+  mkdir -p "$work"
+  if [ -z "${CONTAINERS_CONF:-}" ]; then
+    local nofile
+    nofile="$(ulimit -Hn)"; [ "$nofile" = unlimited ] && nofile=1048576
+    # podman's defaults (1048576 files, as many processes as the host allows) fail where the
+    # machine's own hard limits are lower; a pod needs some 100 threads and a file per connection.
+    cat > "$work/containers.conf" <<EOF
+# written by deploy/k8s-local.sh: runc (crun fails in some sandboxes); rlimits within this machine's hard limits
+[containers]
+default_ulimits = ["nofile=$nofile:$nofile", "nproc=4096:4096"]
+[engine]
+runtime = "runc"
+EOF
+    export CONTAINERS_CONF="$work/containers.conf"
+  fi
+  podman info >/dev/null 2>"$work/podman-info.err" \
+    || die "podman cannot run here: $(tail -1 "$work/podman-info.err")"
+}
+
+# The base image as a docker-archive tar (what Jib's tar:// base reads); built once.
+base_image() {
+  local key tag tar
+  key="$(printf '%s %s minbase PATH=/usr/bin:/bin' "$base_suite" "$base_packages" | sha256sum | cut -c1-12)"
+  tag="localhost/portshare-base:$key"
+  tar="$base_dir/portshare-base-$key.tar"
+  if [ ! -s "$tar" ]; then
+    need mmdebstrap
+    mkdir -p "$base_dir"
+    echo "k8s local: building the base image (Debian $base_suite, $base_packages) into $tar" >&2
+    mmdebstrap --quiet --variant=minbase --include="$base_packages" "$base_suite" "$base_dir/rootfs.tar" >&2
+    podman import --quiet --change 'ENV PATH=/usr/bin:/bin' "$base_dir/rootfs.tar" "$tag" >/dev/null
+    rm -f "$base_dir/rootfs.tar"
+    podman save --quiet --format docker-archive -o "$tar.part" "$tag"
+    mv "$tar.part" "$tar"
+  fi
+  echo "$tar"
+}
+
+arch() {
+  case "$(uname -m)" in
+    x86_64) echo amd64 ;;
+    aarch64|arm64) echo arm64 ;;
+    *) die "no image platform for $(uname -m)" ;;
+  esac
+}
+
+images() {
+  local tar
+  tar="$(base_image)"
+  echo "k8s local: building the images (Jib, base tar://$tar)" >&2
+  (cd "$root" && ./mvnw -B -q -Pimage package -DskipTests "-Dimage.base=tar://$tar" \
+      "-Djib.from.platforms=linux/$(arch)" -pl rpc-server,static-server,bench,services/system-tests -am) >&2
+  for m in rpc-server static-server bench; do
+    podman load --quiet -i "$root/$m/target/jib-image.tar" >&2
+  done
+}
+
+render_dev() {
+  kubectl kustomize "$root/k8s/overlays/dev" > "$work/dev.yaml"
+}
+
+# podman plays Pods, not Jobs: the bench Job's pod template becomes a Pod of the same spec. The
+# Service name it targets resolves, as a cluster's DNS would, to the rpc-server pod (RPC_IP).
+render_bench() {
+  kubectl kustomize "$root/k8s/overlays/bench" \
+    | yq -y --arg ip "$1" 'select(.kind == "Job") | {apiVersion: "v1", kind: "Pod",
+        metadata: {name: .metadata.name, labels: .spec.template.metadata.labels},
+        spec: (.spec.template.spec + {hostAliases: [{ip: $ip, hostnames: ["rpc-server"]}]})}' \
+    > "$work/bench-pod.yaml"
+}
+
+# Removes the pods, and the volumes podman made for their emptyDirs and ConfigMaps (named as in
+# the pod specs), so that no run sees what an earlier one left.
+down() {
+  for p in $PODMAN_PODS; do
+    podman pod rm --force --ignore "$p" >/dev/null 2>&1 || true
+  done
+  for f in "$work/dev.yaml" "$work/bench-pod.yaml"; do
+    [ -f "$f" ] || continue
+    yq -r 'select(.kind == "Deployment" or .kind == "Pod") | (.spec.template.spec // .spec).volumes[]
+        | .configMap.name // .name' "$f"
+  done | sort -u | while read -r v; do podman volume rm --force "$v" >/dev/null 2>&1 || true; done
+}
+
+pod_ip() {
+  podman inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$1-pod-0-$1"
+}
+
+up() {
+  need podman kubectl yq curl
+  podman_env
+  images
+  down
+  render_dev
+  # podman without systemd cannot schedule healthchecks; the probes are checked by local-test.
+  podman kube play --quiet "$work/dev.yaml" > "$work/play.log" 2>&1 \
+    || { cat "$work/play.log" >&2; die "podman kube play failed"; }
+  for s in rpc-server static-server; do
+    wait_ready "$s"
+  done
+  render_bench "$(pod_ip rpc-server)"
+}
+
+# Ready as the readinessProbe sees it: GET its path on its port of the pod's address.
+wait_ready() {
+  local ip path port
+  ip="$(pod_ip "$1")"
+  path="$(probe "$1" readinessProbe path)"; port="$(probe "$1" readinessProbe port)"
+  for _ in $(seq 1 360); do
+    curl -fsS -o /dev/null --max-time 1 "http://$ip:$port$path" 2>/dev/null && return 0
+    [ "$(podman inspect --format '{{.State.Running}}' "$1-pod-0-$1")" = true ] \
+      || { podman logs "$1-pod-0-$1" >&2; die "$1 exited while starting"; }
+    sleep 0.5
+  done
+  die "$1 not ready after 180 s at http://$ip:$port$path"
+}
+
+# probe SERVICE PROBE FIELD: the rendered Deployment's httpGet path or port of that probe.
+probe() {
+  yq -r --arg d "$1" --arg p "$2" --arg f "$3" \
+    'select(.kind == "Deployment" and .metadata.name == $d) | .spec.template.spec.containers[0][$p].httpGet[$f]' \
+    "$work/dev.yaml"
+}
+
+print_addresses() {
+  for s in rpc-server static-server; do
+    local ip; ip="$(pod_ip "$s")"
+    echo "$s: pod $s-pod-0 at $ip; ports $(yq -r --arg d "$s" \
+      'select(.kind == "Deployment" and .metadata.name == $d) | .spec.template.spec.containers[0].ports | map("\(.name) \(.containerPort)") | join(", ")' \
+      "$work/dev.yaml") (also published on this host)"
+  done
+  echo "bench: podman kube play $work/bench-pod.yaml   (the bench Job's pod against rpc-server)"
+  echo "stop: deploy/k8s.sh local-down"
+}
+
+case "${1:-}" in
+  local) up; print_addresses ;;
+  local-test)
+    up
+    trap 'down' EXIT
+    WORK="$work" ROOT="$root" bash "$root/deploy/k8s-local-checks.sh"
+    ;;
+  local-down) need podman; podman_env; down ;;
+  *) echo "usage: deploy/k8s-local.sh local|local-test|local-down" >&2; exit 2 ;;
+esac

@@ -1,0 +1,85 @@
+package io.portshare.rpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.portshare.kit.PrometheusText;
+import io.portshare.runtime.ServiceRuntime;
+import java.io.ByteArrayOutputStream;
+import java.time.Duration;
+import java.util.Arrays;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** --max-connection-age: an old connection is closed as the drain closes it, every frame answered. */
+class MaxConnectionAgeTest {
+
+  private ServiceRuntime runtime;
+
+  @AfterEach
+  void stop() {
+    if (runtime != null) {
+      runtime.stop(Duration.ofSeconds(2));
+    }
+  }
+
+  private void start(String... more) {
+    String[] flags = {"--port", "0", "--admin-port", "0", "--host", "127.0.0.1", "--instances", "1"};
+    String[] all = Arrays.copyOf(flags, flags.length + more.length);
+    System.arraycopy(more, 0, all, flags.length, more.length);
+    runtime = ServiceRuntime.start(new RpcService(), all);
+  }
+
+  @Test
+  void anIdleConnectionClosesAtItsAgeWithinTheJitter() throws Exception {
+    start("--max-connection-age", "400ms");
+    try (RawConnection c = new RawConnection(runtime.port())) {
+      long t0 = System.nanoTime();
+      c.write(RawConnection.frame(RawConnection.payload(64, 1)));
+      assertThat(c.readFrame()).isEqualTo(RawConnection.payload(64, 1));
+      assertThat(c.closedByServer()).isTrue();
+      long ms = (System.nanoTime() - t0) / 1_000_000;
+      // 400 ms -10% at the earliest; the drain's quiet tick and a busy machine add a little.
+      assertThat(ms).isBetween(360L, 2000L);
+    }
+    assertThat(drainClosed()).isEqualTo(1.0);
+  }
+
+  @Test
+  void aConnectionPastItsAgeMidFrameIsAnsweredThenClosedAtTheFrameBoundary() throws Exception {
+    start("--max-connection-age", "200ms");
+    int frames = 500;
+    ByteArrayOutputStream burst = new ByteArrayOutputStream();
+    for (int i = 0; i < frames; i++) {
+      burst.write(RawConnection.frame(RawConnection.payload(64 + i % 960, i)));
+    }
+    byte[] split = RawConnection.frame(RawConnection.payload(1000, 77));
+    try (RawConnection c = new RawConnection(runtime.port())) {
+      c.write(burst.toByteArray());
+      c.write(Arrays.copyOf(split, 500));
+      // Well past its age, with half a frame in the server: it waits for the rest.
+      Thread.sleep(600);
+      c.write(Arrays.copyOfRange(split, 500, split.length));
+      for (int i = 0; i < frames; i++) {
+        assertThat(c.readFrame()).as("answer %d", i).isEqualTo(RawConnection.payload(64 + i % 960, i));
+      }
+      assertThat(c.readFrame()).isEqualTo(RawConnection.payload(1000, 77));
+      assertThat(c.closedByServer()).isTrue();
+    }
+    assertThat(drainClosed()).isEqualTo(1.0);
+  }
+
+  @Test
+  void offByDefault() throws Exception {
+    start();
+    try (RawConnection c = new RawConnection(runtime.port())) {
+      Thread.sleep(1000);
+      c.write(RawConnection.frame(RawConnection.payload(64, 2)));
+      assertThat(c.readFrame()).isEqualTo(RawConnection.payload(64, 2));
+    }
+    assertThat(drainClosed()).isZero();
+  }
+
+  private double drainClosed() {
+    return PrometheusText.parse(runtime.registry().scrape()).sum("portshare_rpc_drain_closed_total");
+  }
+}

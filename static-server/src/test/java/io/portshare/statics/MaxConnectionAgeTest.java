@@ -1,0 +1,82 @@
+package io.portshare.statics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpVersion;
+import io.portshare.runtime.ServiceRuntime;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** --max-connection-age: an old keep-alive connection gets Connection: close on its next answer. */
+class MaxConnectionAgeTest {
+
+  private static final String KEEP_ALIVE_GET = "GET /a.txt HTTP/1.1\r\nHost: t\r\n\r\n";
+
+  @TempDir
+  Path root;
+  private ServiceRuntime runtime;
+
+  @AfterEach
+  void stop() {
+    TestServers.stop(runtime);
+  }
+
+  @Test
+  void theFirstAnswerAfterTheAgeSaysCloseAndTheServerCloses() throws Exception {
+    Files.writeString(root.resolve("a.txt"), "hello");
+    runtime = TestServers.start(root, "--max-connection-age", "300ms");
+    try (RawHttp c = new RawHttp(runtime.port())) {
+      RawHttp.Response young = c.send(KEEP_ALIVE_GET).read(false);
+      assertThat(young.status()).isEqualTo(200);
+      assertThat(young.header("connection")).isNull();
+      assertThat(c.closedByServer(100)).as("kept alive while young").isFalse();
+
+      Thread.sleep(400); // past 300 ms + 10%
+      RawHttp.Response old = c.send(KEEP_ALIVE_GET).read(false);
+      assertThat(old.status()).isEqualTo(200);
+      assertThat(old.text()).isEqualTo("hello");
+      assertThat(old.header("connection")).isEqualTo("close");
+      assertThat(c.closedByServer(5000)).isTrue();
+    }
+  }
+
+  @Test
+  void offByDefault() throws Exception {
+    Files.writeString(root.resolve("a.txt"), "hello");
+    runtime = TestServers.start(root);
+    try (RawHttp c = new RawHttp(runtime.port())) {
+      c.send(KEEP_ALIVE_GET).read(false);
+      Thread.sleep(500);
+      RawHttp.Response later = c.send(KEEP_ALIVE_GET).read(false);
+      assertThat(later.header("connection")).isNull();
+      assertThat(c.closedByServer(100)).isFalse();
+    }
+  }
+
+  @Test
+  void marksOnlyRequestsAfterTheLifetime() {
+    EmbeddedChannel young = new EmbeddedChannel(new ConnectionAgeLimit(60_000_000_000L));
+    young.writeInbound(request());
+    HttpRequest passed = young.readInbound();
+    assertThat(passed.headers().contains(HttpHeaderNames.CONNECTION)).isFalse();
+
+    EmbeddedChannel old = new EmbeddedChannel(new ConnectionAgeLimit(0));
+    old.writeInbound(request());
+    passed = old.readInbound();
+    assertThat(passed.headers().get(HttpHeaderNames.CONNECTION)).isEqualTo("close");
+  }
+
+  private static HttpRequest request() {
+    HttpRequest r = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/a.txt");
+    r.headers().set(HttpHeaderNames.HOST, "t");
+    return r;
+  }
+}

@@ -13,8 +13,9 @@
 #
 #   deploy/bench.sh coldstart
 #   JAVAS="java /opt/jdk-25/bin/java /opt/jdk-25/bin/java:-XX:+UseCompactObjectHeaders" WARMUPS="0 12s" deploy/bench.sh coldstart
+#   JAVAS="/opt/jdk-25/bin/java /opt/jdk-25/bin/java:-XX:AOTCache=aot/@SERVICE@.aot" deploy/bench.sh coldstart
 #
-# Environment: ROUNDS, JAVAS (java binaries; default: deploy/java.sh's pick), WARMUPS (default
+# Environment: ROUNDS, JAVAS (java binaries; default: java on PATH and Java 25+ if installed), WARMUPS (default
 # "12s"), JAVA_OPTS (service JVM flags), RATE, CONNS, INTERVALS, RPC_CONNS (rpcload connections,
 # 32), IDLE_CONNS, PORT (18740; admin PORT+1), OUT, STATIC_JAR and RPC_JAR (the service jars). Each run uses its own 127.0.0.x destination (TIME_WAIT).
 # Needs httperf, nginx, gcc. Hold the machine's benchmark lock around it on a shared machine.
@@ -24,7 +25,9 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 cd "$HERE"
 . deploy/java.sh
 ROUNDS=${ROUNDS:-3}
-JAVAS=${JAVAS:-$(portshare_java)}
+# By default the runtime the services use (java on PATH) against Java 25 or later where installed.
+j25=$(portshare_java_home_of 25 || true)
+JAVAS=${JAVAS:-java${j25:+ $j25/bin/java}}
 WARMUPS=${WARMUPS:-12s}
 JAVA_OPTS=${JAVA_OPTS:--XX:+ExitOnOutOfMemoryError}
 RATE=${RATE:-4000}
@@ -69,14 +72,17 @@ now() { date +%s.%N; }
 # A JAVAS entry is a java binary, optionally with JVM flags after a colon: /path/bin/java:-XX:+UseCompactObjectHeaders
 jbin() { echo "${1%%:*}"; }
 jflags() { case "$1" in *:*) echo "${1#*:}" ;; esac; }
-jlabel() { echo "$("$(jbin "$1")" -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/java\1/p')$(jflags "$1" | sed 's/-XX:+UseCompactObjectHeaders/+coh/; s/ //g')"; }
+jlabel() { echo "$("$(jbin "$1")" -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/java\1/p')$(jflags "$1" | sed 's/-XX:+UseCompactObjectHeaders/+coh/; s/-XX:AOTCache=[^ ]*/+aot/; s/ //g')"; }
 
 # Starts a service jar and waits for /health/ready; READY: seconds from launch to ready.
 start_java() { # java warmup jar host
-  local t0
+  local t0 flags
   t0=$(now)
+  # @SERVICE@ in a runtime's flags: the service's short name, e.g. -XX:AOTCache=caches/@SERVICE@.aot
+  flags=$(jflags "$1")
+  flags=${flags//@SERVICE@/$(basename "$3" .jar | sed 's/^portshare-//; s/-server$//')}
   # shellcheck disable=SC2086
-  "$(jbin "$1")" $JAVA_OPTS $(jflags "$1") -jar "$3" --host "$4" --port "$PORT" --admin-port "$ADMIN_PORT" --warmup "$2" >"$WORK/server.log" 2>&1 &
+  "$(jbin "$1")" $JAVA_OPTS $flags -jar "$3" --host "$4" --port "$PORT" --admin-port "$ADMIN_PORT" --warmup "$2" >"$WORK/server.log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 1200); do
     if curl -fs -o /dev/null "http://$4:$ADMIN_PORT/health/ready"; then

@@ -1,11 +1,9 @@
-# Sourced by the deploy scripts: which java runs the services.
-#   portshare_java        prints the java binary: $JAVA if set, else the newest JDK of release
-#                         $PORTSHARE_JAVA_PREFERRED (default 25) or later found under the system's
-#                         JVM directory, else java on PATH. README "Java runtime" says why 25.
+# Sourced by the deploy scripts: which Java runtimes are installed.
 #   portshare_java_home_of MAJOR
-#                         prints the home of the newest installed JDK of that major release or later
-#                         (nothing when there is none).
-# Looks, never assumes a path: a JDK home is a directory with bin/java and a release file.
+#       prints the home of the newest installed JDK of that major release or later, found by
+#       looking under the system's JVM directory (PORTSHARE_JVM_DIR, default /usr/lib/jvm);
+#       nothing when there is none. A JDK home is a directory with bin/java and a release file.
+# The services run on java from PATH (or $JAVA); README "Java runtime" says why.
 
 portshare_java_home_of() {
   local want=$1 best="" best_major=0 release major dir
@@ -21,18 +19,4 @@ portshare_java_home_of() {
     fi
   done
   [ -n "$best" ] && echo "$best"
-}
-
-portshare_java() {
-  if [ -n "${JAVA:-}" ]; then
-    echo "$JAVA"
-    return
-  fi
-  local home
-  home=$(portshare_java_home_of "${PORTSHARE_JAVA_PREFERRED:-25}")
-  if [ -n "$home" ]; then
-    echo "$home/bin/java"
-  else
-    echo java
-  fi
 }

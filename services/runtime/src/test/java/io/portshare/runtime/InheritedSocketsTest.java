@@ -52,7 +52,9 @@ class InheritedSocketsTest {
   }
 
   private ServiceRuntime start(String... flags) {
-    Settings settings = Settings.resolve(Launcher.options(new HelloService()), List.of(flags), Map.of());
+    List<String> all = new ArrayList<>(List.of(flags));
+    all.add("--warmup=0");
+    Settings settings = Settings.resolve(Launcher.options(new HelloService()), all, Map.of());
     ServiceRuntime rt = ServiceRuntime.start(new HelloService(), settings,
         InheritedSockets.of(List.copyOf(fds), "test", null));
     runtimes.add(rt);

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.kit.ServiceProcess;
 import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -121,6 +123,59 @@ class LauncherProcessTest {
       assertThat(readiness).contains(503);
       assertThat(p.awaitExit(Duration.ofSeconds(30))).isEqualTo(0);
       assertThat(p.output()).contains("stop requested", "stopped");
+    }
+  }
+
+  @Test
+  void underSystemdSocketActivationItServesTheSocketItIsGivenAndDrainsToExitZero() throws Exception {
+    int port = freePort();
+    try (ServiceProcess p = ServiceProcess.launchUnder(List.of("systemd-socket-activate", "-l", "127.0.0.1:" + port),
+        Map.of(), "--service", "hello", "--port", "0", "--admin-port", "0", "--instances", "1")) {
+      // systemd-socket-activate execs the service on the first connection; it waits in the queue.
+      try (Socket first = connectOnceListening(port)) {
+        p.awaitReady(START);
+      }
+
+      assertThat(p.port()).isEqualTo(port);
+      assertThat(get(port, "/").body()).startsWith("hello from loop ");
+      assertThat(p.output()).contains("serving 1 inherited listening socket(s) on port " + port + " from LISTEN_FDS=1");
+      p.terminate();
+      assertThat(p.awaitExit(START)).isZero();
+    }
+  }
+
+  @Test
+  void underSystemdSocketActivationSocketsThatDoNotFitTheInstancesExitTwoWithOneLine() throws Exception {
+    int port = freePort();
+    try (ServiceProcess p = ServiceProcess.launchUnder(List.of("systemd-socket-activate", "-l", "127.0.0.1:" + port),
+        Map.of(), "--service", "hello", "--port", "0", "--admin-port", "0", "--instances", "2")) {
+      try (Socket first = connectOnceListening(port)) {
+        assertThat(p.awaitExit(START)).isEqualTo(2);
+      }
+      assertThat(p.output().lines().filter(l -> l.startsWith("portshare:")).toList()).containsExactly(
+          "portshare: LISTEN_FDS=1 gives 1 listening socket but --mode reuseport with --instances 2 (--instances) "
+              + "serves 2, one per instance");
+    }
+  }
+
+  /** The first connection, once systemd-socket-activate listens (it starts as its own process). */
+  private static Socket connectOnceListening(int port) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + START.toNanos();
+    while (true) {
+      try {
+        return new Socket("127.0.0.1", port);
+      } catch (IOException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(50);
+      }
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
     }
   }
 }

@@ -88,7 +88,7 @@ class PinnedModeTest {
         port = RawListeners.localAddress(fds.get(0)).getPort();
       }
       Settings settings = Settings.resolve(Launcher.options(new CpuProbeService()), List.of("--port", "0",
-          "--admin-port", "0", "--instances", "2", "--mode", "pinned"), Map.of());
+          "--admin-port", "0", "--instances", "2", "--mode", "pinned", "--warmup=0"), Map.of());
       runtime = ServiceRuntime.start(new CpuProbeService(), settings, InheritedSockets.of(fds, "test", null));
       assertThat(runtime.mode()).isEqualTo(ScalingMode.PINNED);
       String processCpus = CpuProbeService.cpusAllowedList("/proc/self/status");

@@ -30,14 +30,17 @@ public final class LoadGenerator {
     return ClientTransport.best().label();
   }
 
-  /** The request frame: 4-byte big-endian length, then a payload that is not all one byte value. */
+  /**
+   * The request frame: 4-byte big-endian length, then a payload that is not all one byte value.
+   * The caller releases it once the run is over; the connections share it read-only.
+   */
   static ByteBuf frame(int payloadSize) {
     ByteBuf buf = Unpooled.directBuffer(4 + payloadSize, 4 + payloadSize);
     buf.writeInt(payloadSize);
     for (int i = 0; i < payloadSize; i++) {
       buf.writeByte((i * 31 + 7) & 0xff);
     }
-    return Unpooled.unreleasableBuffer(buf.asReadOnly());
+    return buf;
   }
 
   public static Measurement run(LoadSpec spec, Progress progress) {
@@ -50,8 +53,10 @@ public final class LoadGenerator {
     ClientTransport transport = ClientTransport.best();
     MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(spec.eventLoops(),
         new DefaultThreadFactory("bench-loop", true), transport.ioHandlers());
+    ByteBuf owned = frame(spec.payloadSize());
     try {
-      ByteBuf frame = frame(spec.payloadSize());
+      // Writes release what they sent: the connections get a view that ignores it.
+      ByteBuf frame = Unpooled.unreleasableBuffer(owned.asReadOnly());
       LongAdder done = new LongAdder();
       RunClock clock = new RunClock(System.nanoTime() + CONNECT_PACE_NANOS, spec.warmup().toNanos(),
           spec.duration().toNanos());
@@ -86,6 +91,7 @@ public final class LoadGenerator {
       return LoopStats.merge(stats, new CpuSpent(client1 - client0, server1 - server0, clock.measuredSeconds(), cores));
     } finally {
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+      owned.release();
     }
   }
 

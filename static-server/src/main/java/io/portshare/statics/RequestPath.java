@@ -46,8 +46,8 @@ record RequestPath(String relative, boolean directory, int refusal) {
         }
         c = hi << 4 | lo;
         i += 2;
-      } else if (c > 0xff) {
-        return BAD;
+      } else if (c > 0xff || c == '#') {
+        return BAD; // a fragment is never part of a request target (RFC 9112 section 3.2)
       }
       if (c < 0x20 || c == 0x7f || c == '\\') {
         return BAD;

@@ -116,7 +116,7 @@ public final class StaticVerticle extends ServiceVerticle {
     // Internal API: the Netty pipeline is the only place that sees a request head begin.
     io.netty.channel.ChannelPipeline pipeline = ((ConnectionBase) conn).channelHandlerContext().pipeline();
     HeadWatch watch = new HeadWatch(pipeline);
-    pipeline.addBefore("handler", null, new VersionGuard(metrics));
+    pipeline.addBefore("handler", null, new HeadGuard(metrics));
     long lifetime = service.connectionLifetime().toNanos();
     if (lifetime > 0) {
       pipeline.addBefore("handler", null, new ConnectionAgeLimit(lifetime));

@@ -76,22 +76,31 @@ class SendfileSyscallTest {
     // --seccomp-bpf: only sendfile stops the JVM's threads, so the traced server runs at nearly full speed.
     try (ServiceProcess p = ServiceProcess.launchUnder(List.of("strace", "-f", "--seccomp-bpf", "-e", "trace=sendfile",
         "-e", "signal=none", "-o", out.toString()), Map.of(), flags.toArray(String[]::new))) {
-      p.awaitReady(START);
-      assertThat(RawHttp.get(p.port(), "/big.bin").body()).isEqualTo(big);
-      try (RawHttp c = new RawHttp(p.port())) {
-        c.send("GET /big.bin HTTP/1.1\r\nHost: t\r\n\r\n");
-        assertThat(c.read(false).body()).isEqualTo(big);
-        c.send("GET /big.bin HTTP/1.1\r\nHost: t\r\nRange: bytes=1000-1999\r\n\r\n");
-        assertThat(c.read(false).body()).isEqualTo(Arrays.copyOfRange(big, 1000, 2000));
-        c.send("GET /small.txt HTTP/1.1\r\nHost: t\r\n\r\n");
-        assertThat(c.read(false).text()).isEqualTo("small\n");
+      try {
+        serveAndStop(p);
+      } finally {
+        // Killing strace alone would leave the traced JVM running: end whatever is left of it.
+        ProcessHandle.of(p.pid()).ifPresent(h -> h.descendants().forEach(ProcessHandle::destroyForcibly));
       }
-      // SIGTERM to the JVM that strace runs (strace itself would detach and leave it running); strace
-      // then exits with its exit code, the trace written whole.
-      ProcessHandle.of(p.pid()).orElseThrow().children().forEach(ProcessHandle::destroy);
-      assertThat(p.awaitExit(Duration.ofSeconds(60))).as(p.output()).isZero();
     }
     return Files.readString(out);
+  }
+
+  private static void serveAndStop(ServiceProcess p) throws Exception {
+    p.awaitReady(START);
+    assertThat(RawHttp.get(p.port(), "/big.bin").body()).isEqualTo(big);
+    try (RawHttp c = new RawHttp(p.port())) {
+      c.send("GET /big.bin HTTP/1.1\r\nHost: t\r\n\r\n");
+      assertThat(c.read(false).body()).isEqualTo(big);
+      c.send("GET /big.bin HTTP/1.1\r\nHost: t\r\nRange: bytes=1000-1999\r\n\r\n");
+      assertThat(c.read(false).body()).isEqualTo(Arrays.copyOfRange(big, 1000, 2000));
+      c.send("GET /small.txt HTTP/1.1\r\nHost: t\r\n\r\n");
+      assertThat(c.read(false).text()).isEqualTo("small\n");
+    }
+    // SIGTERM to the JVM that strace runs (strace itself would detach and leave it running); strace
+    // then exits with its exit code, the trace written whole.
+    ProcessHandle.of(p.pid()).orElseThrow().children().forEach(ProcessHandle::destroy);
+    assertThat(p.awaitExit(Duration.ofSeconds(60))).as(p.output()).isZero();
   }
 
   private static List<Long> calls(String trace) {

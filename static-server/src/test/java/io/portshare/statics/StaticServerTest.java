@@ -115,6 +115,12 @@ class StaticServerTest {
   }
 
   @Test
+  void aFragmentIsNoPartOfATargetButAnEncodedHashIsAName() throws IOException {
+    assertThat(RawHttp.get(port, "/hello.txt#frag").status()).isEqualTo(400);
+    assertThat(RawHttp.get(port, "/hello.txt%23frag").status()).isEqualTo(404);
+  }
+
+  @Test
   void otherMethodsAre405WithAllow() throws IOException {
     try (RawHttp c = new RawHttp(port)) {
       c.send("POST /hello.txt HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");

@@ -4,6 +4,7 @@ import io.portshare.kit.Repository;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 
 /** Where the repository and the service jars are, for the tests that run them as a user would. */
 final class Jars {
@@ -25,6 +26,20 @@ final class Jars {
       throw new AssertionError(jar + " --version failed: " + out);
     }
     return jar;
+  }
+
+  /**
+   * kubectl renders the manifests. Without it a local run skips those tests; in CI (CI=true, as
+   * .ci/run sets) they must not pass by being skipped, so its absence fails them in one line.
+   */
+  static void requireKubectl() {
+    if (commandWorks("kubectl", "version", "--client")) {
+      return;
+    }
+    if ("true".equals(System.getenv("CI"))) {
+      throw new AssertionError("CI=true but kubectl is not installed: the k8s/ manifests cannot be rendered");
+    }
+    Assumptions.assumeTrue(false, "kubectl is not installed (.ci/run installs it); manifests not rendered");
   }
 
   static boolean commandWorks(String... command) {

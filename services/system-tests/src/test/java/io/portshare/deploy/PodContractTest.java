@@ -36,7 +36,7 @@ class PodContractTest {
   @ParameterizedTest
   @ValueSource(strings = {"dev", "prod"})
   void everyDeploymentRunsAsItsPodSpecSays(String overlay, @TempDir Path tmp) throws Exception {
-    Assumptions.assumeTrue(Jars.commandWorks("kubectl", "version", "--client"), "kubectl is not installed");
+    Jars.requireKubectl();
     Assumptions.assumeTrue(Jars.commandWorks("unshare", "--net", "true"), "cannot make a network namespace here");
     List<Map<String, Object>> objects = render(overlay);
     List<Map<String, Object>> deployments = kind(objects, "Deployment");

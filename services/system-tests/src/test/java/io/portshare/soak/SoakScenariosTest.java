@@ -77,7 +77,7 @@ class SoakScenariosTest {
           + "net.ipv4.tcp_migrate_req=" + setting + " on this host (it is " + RollingRestart.readMigrate() + ")");
       r = RollingRestart.run(cfg, cfg.processes(), cfg.rollingRounds(), "");
     }
-    assertThat(r.what()).contains("tcp_migrate_req=" + setting);
+    assertThat(r.what()).as(r.line()).contains("tcp_migrate_req=" + setting);
     holds(r);
     if (migrate) {
       assertThat(r.failures()).as(r.line()).isZero();
@@ -91,7 +91,7 @@ class SoakScenariosTest {
     ScenarioResult r;
     if (NetNamespace.available()) {
       r = SoakMain.inNamespace(scenario, cfg, Repository.root(), false);
-      assertThat(r.what()).contains("tcp_migrate_req=0");
+      assertThat(r.what()).as(r.line()).contains("tcp_migrate_req=0");
     } else {
       r = SocketHandover.run(cfg, scenario.equals("handover-activate"));
     }

@@ -1,6 +1,8 @@
 package io.portshare.statics.fuzz;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 /**
@@ -12,8 +14,20 @@ final class HttpRequests {
 
   private HttpRequests() {}
 
-  /** One case; {@code control} marks an unmutated GET of hello.txt whose answer is known exactly. */
-  record Case(String kind, byte[] bytes, boolean control) {}
+  /**
+   * One case; {@code control} marks an unmutated GET of hello.txt whose answer is known exactly;
+   * {@code first} is the first request as generated, or null when its bytes were mutated or random.
+   */
+  record Case(String kind, byte[] bytes, boolean control, Request first) {}
+
+  /** A request as generated: its parts, each header line with the line end it was given. */
+  record Request(String method, String target, String version, List<String> headerLines, String body) {
+    String text() {
+      StringBuilder sb = new StringBuilder(method).append(' ').append(target).append(' ').append(version).append("\r\n");
+      headerLines.forEach(sb::append);
+      return sb.append("\r\n").append(body).toString();
+    }
+  }
 
   static final String HELLO = "hello, fuzz\n";
 
@@ -41,49 +55,52 @@ final class HttpRequests {
   static Case generate(Random r) {
     if (r.nextInt(10) == 0) {
       String req = "GET /hello.txt HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
-      return new Case("control", req.getBytes(StandardCharsets.ISO_8859_1), true);
+      return new Case("control", req.getBytes(StandardCharsets.ISO_8859_1), true, null);
     }
     StringBuilder sb = new StringBuilder();
     int requests = r.nextInt(4) == 0 ? 2 + r.nextInt(3) : 1;
+    Request first = null;
     for (int i = 0; i < requests; i++) {
-      sb.append(request(r));
+      Request req = request(r);
+      first = i == 0 ? req : first;
+      sb.append(req.text());
     }
     byte[] bytes = sb.toString().getBytes(StandardCharsets.ISO_8859_1);
     String kind = "requests";
     if (r.nextInt(3) == 0) {
       bytes = mutate(r, bytes);
       kind = "mutated";
+      first = null;
     }
     if (r.nextInt(20) == 0) {
       bytes = new byte[r.nextInt(512)];
       r.nextBytes(bytes);
       kind = "random";
+      first = null;
     }
-    return new Case(kind, bytes, false);
+    return new Case(kind, bytes, false, first);
   }
 
-  private static String request(Random r) {
-    StringBuilder sb = new StringBuilder();
+  private static Request request(Random r) {
     String target = pick(r, TARGETS);
     if (r.nextInt(25) == 0) {
       target = "/" + "a".repeat(3000 + r.nextInt(3000)); // around --max-uri 4KiB
     }
-    sb.append(pick(r, METHODS)).append(' ').append(target).append(' ').append(pick(r, VERSIONS)).append("\r\n");
+    String method = pick(r, METHODS);
+    String version = pick(r, VERSIONS);
+    List<String> lines = new ArrayList<>();
     int headers = r.nextInt(6);
     if (r.nextInt(4) != 0) {
-      sb.append("Host: t\r\n");
+      lines.add("Host: t\r\n");
     }
     for (int i = 0; i < headers; i++) {
-      sb.append(pick(r, HEADERS)).append(r.nextInt(15) == 0 ? "\n" : "\r\n");
+      lines.add(pick(r, HEADERS) + (r.nextInt(15) == 0 ? "\n" : "\r\n"));
     }
     if (r.nextInt(30) == 0) {
-      sb.append("X-Big: ").append("b".repeat(6000 + r.nextInt(6000))).append("\r\n"); // around 8KiB heads
+      lines.add("X-Big: " + "b".repeat(6000 + r.nextInt(6000)) + "\r\n"); // around 8KiB heads
     }
-    sb.append("\r\n");
-    if (r.nextInt(3) == 0) {
-      sb.append(pick(r, BODIES));
-    }
-    return sb.toString();
+    String body = r.nextInt(3) == 0 ? pick(r, BODIES) : "";
+    return new Request(method, target, version, lines, body);
   }
 
   private static byte[] mutate(Random r, byte[] b) {

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * An HTTP/1.1 server answers in HTTP/1.1 (RFC 9110 section 6.2), whatever version token the
@@ -38,7 +39,7 @@ class StatusLineVersionTest {
     }
   }
 
-  /** VersionGuard's whole answer, byte for byte: the status, no body, and the close announced. */
+  /** HeadGuard's whole answer, byte for byte: the status, no body, and the close announced. */
   private static String refusal(String status) {
     return "HTTP/1.1 " + status + "\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
   }
@@ -46,11 +47,41 @@ class StatusLineVersionTest {
   @ParameterizedTest
   @CsvSource({"XTTP/1.1, 400 Bad Request", "HTTP/2.0, 505 HTTP Version Not Supported",
       "HTTP/1.2, 505 HTTP Version Not Supported", "HTTP/9.9, 505 HTTP Version Not Supported",
-      "Evil<script>/1.1, 400 Bad Request"})
+      "Evil<script>/1.1, 400 Bad Request", "http/1.1, 400 Bad Request", "HTTP/01.1, 400 Bad Request",
+      "HTTP/1, 400 Bad Request", "HTTP/1.1 extra, 400 Bad Request"})
   void anotherVersionIsRefusedInHttp11AndClosed(String version, String status) throws IOException {
     // A second request follows in the same packet: it is not answered, the connection closes first.
     String answer = exchange("GET / " + version + "\r\nHost: t\r\n\r\nGET / HTTP/1.1\r\nHost: t\r\n\r\n");
     assertThat(answer).isEqualTo(refusal(status));
+  }
+
+  /** What RFC 9112 says a server must refuse with 400, refused so, in HTTP/1.1, and closed. */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "GET / HTTP/1.1\r\n\r\n", // no Host (section 3.2)
+      "GET / HTTP/1.1\r\nHost: t\r\nHost: u\r\n\r\n", // two Host lines (section 3.2)
+      "GET / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: identity\r\n\r\n", // last coding not chunked (6.3)
+      "GET / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
+      "GET / HTTP/1.1\r\nHost: t\r\n: no-name\r\n\r\n", // a field name is a token (5.1)
+      "GET / HTTP/1.1\r\nHost: t\r\nBad Name: x\r\n\r\n",
+      "GET / HTTP/1.1\r\nHost: t\r\nContent-Length: -1\r\n\r\n",
+      "GET / HTTP/1.1\r\nHost: t\r\nX-Nul: a\u0000b\r\n\r\n",
+      "G ET / HTTP/1.1\r\nHost: t\r\n\r\n"})
+  void malformedHeadsAre400InHttp11AndClosed(String request) throws IOException {
+    assertThat(exchange(request)).isEqualTo(refusal("400 Bad Request"));
+  }
+
+  @Test
+  void overlongHeadsAre414And431InHttp11AndClosed() throws IOException {
+    assertThat(exchange("GET /" + "a".repeat(5000) + " HTTP/1.1\r\nHost: t\r\n\r\n"))
+        .isEqualTo(refusal("414 Request-URI Too Long"));
+    assertThat(exchange("GET / HTTP/1.1\r\nHost: t\r\nX-Big: " + "b".repeat(9000) + "\r\n\r\n"))
+        .isEqualTo(refusal("431 Request Header Fields Too Large"));
+  }
+
+  @Test
+  void anHttp10RequestNeedsNoHost() throws IOException {
+    assertThat(exchange("GET / HTTP/1.0\r\n\r\n")).startsWith("HTTP/1.0 200 OK\r\n");
   }
 
   @Test

@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The Netty transport the runtime gives every service Vert.x: the chosen one (epoll, io_uring or
- * NIO), with four things added where Vert.x offers no option.
+ * NIO), with five things added where Vert.x offers no option.
  *
  * <ul>
  *   <li>Every accepted connection is counted ({@link Connections}) on the event loop it is
@@ -42,6 +42,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>On io_uring, {@code sendFile} stays zero-copy: Vert.x 5.0.7 declares that transport without
  *       file regions and would copy every file through 8 KiB heap chunks, while Netty's io_uring
  *       channel sends a {@code DefaultFileRegion} with {@code splice(2)} where the kernel has it.
+ *   <li>Accepted sockets get only the options that change something ({@link AcceptedSocketOptions}).
  *   <li>With an {@code inheritedFd}, the first server socket Vert.x asks for is that inherited
  *       listening socket rather than a new one ({@link InheritedListener}).
  * </ul>
@@ -56,7 +57,8 @@ final class RuntimeTransport implements Transport {
       AcceptErrorHandler acceptErrors, Connections connections, int firstLoop, int inheritedFd) {
     this.delegate = delegate;
     this.spi = new Spi(delegate.implementation(), acceptOnEventLoop, listeners, acceptErrors, connections,
-        firstLoop, inheritedFd, delegate == Transport.IO_URING && IoUring.isSpliceSupported());
+        firstLoop, inheritedFd, delegate == Transport.IO_URING && IoUring.isSpliceSupported(),
+        delegate == Transport.EPOLL);
   }
 
   @Override
@@ -89,13 +91,16 @@ final class RuntimeTransport implements Transport {
     private final int firstLoop;
     private final AtomicInteger inheritedFd;
     private final boolean spliceFileRegions;
+    /** Netty's epoll socket channel turns TCP_NODELAY on as it is created. */
+    private final boolean nettySetsNoDelay;
     private volatile EventLoopGroup ioGroup;
 
     Spi(io.vertx.core.spi.transport.Transport delegate, boolean acceptOnEventLoop, Listeners listeners,
         AcceptErrorHandler acceptErrors, Connections connections, int firstLoop, int inheritedFd,
-        boolean spliceFileRegions) {
+        boolean spliceFileRegions, boolean nettySetsNoDelay) {
       this.delegate = delegate;
       this.spliceFileRegions = spliceFileRegions;
+      this.nettySetsNoDelay = nettySetsNoDelay;
       this.acceptOnEventLoop = acceptOnEventLoop;
       this.listeners = listeners;
       this.acceptErrors = acceptErrors;
@@ -220,6 +225,7 @@ final class RuntimeTransport implements Transport {
     @Override
     public void configure(NetServerOptions options, boolean domainSocket, ServerBootstrap bootstrap) {
       delegate.configure(options, domainSocket, bootstrap);
+      AcceptedSocketOptions.trim(bootstrap, nettySetsNoDelay);
       // Vert.x has set its child handler by now: Counting wraps it.
       bootstrap.childHandler(new Counting(bootstrap.config().childHandler()));
       // ServerBootstrap puts this handler before its acceptor, so AcceptErrorHandler sees accept

@@ -3,6 +3,7 @@ package io.portshare.statics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.portshare.kit.HttpWire;
 import io.portshare.kit.ServiceProcess;
 import io.vertx.core.transport.Transport;
 import java.nio.file.Files;
@@ -44,7 +45,7 @@ class AcceptedSocketSyscallTest {
       p.awaitReady(Duration.ofSeconds(120));
       String before = Files.readString(out);
       for (int i = 0; i < CONNECTIONS; i++) {
-        assertThat(RawHttp.get(p.port(), "/a.txt").text()).isEqualTo("a\n");
+        assertThat(HttpWire.get(p.port(), "/a.txt").text()).isEqualTo("a\n");
       }
       ProcessHandle.of(p.pid()).orElseThrow().children().forEach(ProcessHandle::destroy);
       assertThat(p.awaitExit(Duration.ofSeconds(60))).as(p.output()).isZero();

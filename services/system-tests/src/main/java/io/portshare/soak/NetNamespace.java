@@ -1,6 +1,8 @@
 package io.portshare.soak;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +21,10 @@ final class NetNamespace implements AutoCloseable {
   }
 
   static NetNamespace create(String name, boolean migrate) throws IOException, InterruptedException {
+    // Names carry our pid: one left by a killed process that had this pid before us is stale.
+    if (Files.exists(Path.of("/run/netns", name))) {
+      run("ip", "netns", "del", name);
+    }
     run("ip", "netns", "add", name);
     NetNamespace ns = new NetNamespace(name);
     try {

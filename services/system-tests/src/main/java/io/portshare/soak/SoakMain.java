@@ -184,7 +184,7 @@ public final class SoakMain implements Callable<Integer> {
         case "handover":
         case "handover-activate":
           // Held sockets need no migration: judged where the kernel would reset a closed listener's queue.
-          if (!"off".equals(netns) && NetNamespace.available()) {
+          if (netns == Netns.auto && NetNamespace.available()) {
             return List.of(inNamespace(scenario, cfg, root, false));
           }
           return List.of(SocketHandover.run(cfg, scenario.equals("handover-activate")));

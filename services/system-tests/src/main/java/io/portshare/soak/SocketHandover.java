@@ -5,6 +5,7 @@ import io.portshare.kit.ServiceProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -37,10 +38,9 @@ final class SocketHandover {
     int rounds = 0;
     try {
       if (activate) {
-        // systemd-socket-activate execs the supervisor on the first connection.
-        try (Socket first = new Socket()) {
-          first.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 10_000);
-        }
+        // systemd-socket-activate execs the supervisor on the first connection; until it has bound
+        // the socket itself, a connect is refused.
+        firstConnect(port, sup);
       }
       sup.awaitLines("ready", cfg.processes(), ROUND_TIMEOUT);
       long t0 = System.nanoTime();
@@ -73,6 +73,21 @@ final class SocketHandover {
       throw new IllegalStateException(e.getMessage() + "; supervisor output:\n" + sup.tail(), e);
     } finally {
       sup.kill();
+    }
+  }
+
+  private static void firstConnect(int port, Supervised sup) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      try (Socket first = new Socket()) {
+        first.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 10_000);
+        return;
+      } catch (ConnectException refused) {
+        if (System.nanoTime() > deadline || !sup.process.isAlive()) {
+          throw refused;
+        }
+        Thread.sleep(50);
+      }
     }
   }
 

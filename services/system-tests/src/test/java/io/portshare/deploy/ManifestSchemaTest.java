@@ -49,9 +49,11 @@ class ManifestSchemaTest {
   private static final List<String> NOT_AUTOSCALED = List.of("k8s/overlays/dev", "k8s/overlays/bench");
 
   static Stream<String> kustomizations() throws IOException {
-    List<String> dirs = new ArrayList<>(List.of("k8s/base", "k8s/base/rpc-server", "k8s/base/static-server"));
-    try (Stream<Path> overlays = Files.list(ROOT.resolve("k8s/overlays"))) {
-      overlays.sorted().forEach(p -> dirs.add(ROOT.relativize(p).toString()));
+    List<String> dirs = new ArrayList<>(List.of("k8s/base"));
+    for (String parent : List.of("k8s/base", "k8s/overlays")) {
+      try (Stream<Path> children = Files.list(ROOT.resolve(parent))) {
+        children.filter(Files::isDirectory).sorted().forEach(p -> dirs.add(ROOT.relativize(p).toString()));
+      }
     }
     return dirs.stream();
   }

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The checks of `deploy/k8s.sh local-test`, made against the running containers (their processes,
 # cgroups, sockets and answers), each compared with what the rendered manifest asks for.
-# Run by deploy/k8s-local.sh with WORK (its dev.yaml, bench-pod.yaml) and ROOT set, the pods
+# Run by deploy/k8s-local.sh with WORK (its dev.yaml, bench-pod.yaml) set, the pods
 # of k8s/overlays/dev playing. Prints one line per check; exit 0 only if every check held.
 # CONNECTIONS (default 10000) keep-alive connections are held against static-server.
 set -uo pipefail
 
+. "$(dirname "$0")/lib.sh"
 work="$WORK"
-root="$ROOT"
 connections="${CONNECTIONS:-10000}"
 failures=0
 
@@ -154,7 +154,7 @@ check_bench() {
 # inside its network namespace (clients outside its cgroup): no OOM kill, every connection answers.
 check_connections() {
   local s=static-server pid infra before after held=0 checked=0 per=2500 n i jar
-  jar="$root/services/system-tests/target/portshare-soak.jar"
+  jar="$(portshare_jar services/system-tests)"
   pid="$(pid_of $s)"
   infra="$(podman pod inspect --format '{{.InfraContainerID}}' "$s-pod-0")"
   infra="$(podman inspect --format '{{.State.Pid}}' "$infra")"

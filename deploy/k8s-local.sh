@@ -170,7 +170,7 @@ case "${1:-}" in
   local-test)
     up
     trap 'down' EXIT
-    WORK="$work" ROOT="$root" bash "$root/deploy/k8s-local-checks.sh"
+    WORK="$work" bash "$root/deploy/k8s-local-checks.sh"
     ;;
   local-down) need podman; podman_env; down ;;
   *) echo "usage: deploy/k8s-local.sh local|local-test|local-down" >&2; exit 2 ;;

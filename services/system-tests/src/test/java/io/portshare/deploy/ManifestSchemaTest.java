@@ -137,7 +137,7 @@ class ManifestSchemaTest {
     }
   }
 
-  private static void checkDeployRules(List<HasMetadata> objects, boolean autoscaled) {
+  static void checkDeployRules(List<HasMetadata> objects, boolean autoscaled) {
     for (Deployment d : of(objects, Deployment.class)) {
       String what = "Deployment " + name(d);
       var spec = d.getSpec();

@@ -119,8 +119,11 @@ wait_port() { # host t0
 }
 
 storm() { # host -> "answered errors conn_per_s"
-  httperf --hog --server "$1" --port "$PORT" --uri /index.html --rate "$RATE" --num-conns "$CONNS" --num-calls 1 \
-    --timeout 1 >"$WORK/httperf.txt" 2>&1 || true
+  # httperf can spin forever once a storm goes wrong (seen: 25 minutes at 100% CPU); a storm
+  # takes CONNS/RATE seconds plus its timeout, so a minute is plenty, and a killed one counts as
+  # nothing answered.
+  timeout 60 httperf --hog --server "$1" --port "$PORT" --uri /index.html --rate "$RATE" --num-conns "$CONNS" \
+    --num-calls 1 --timeout 1 >"$WORK/httperf.txt" 2>&1 || echo "httperf: killed or failed (exit $?)" >>"$WORK/httperf.txt"
   cat "$WORK/httperf.txt" >>"$WORK/raw.txt"
   awk '/^Connection rate:/ { rate = $3 } /^Reply status:/ { split($4, a, "="); ok = a[2] } /^Errors: total/ { err = $3 }
        END { printf "%d %d %.0f", ok, err, rate }' "$WORK/httperf.txt"
@@ -129,7 +132,8 @@ storm() { # host -> "answered errors conn_per_s"
 rpc_runs() { # host -> "first2s warm ratio full_speed_s"
   local rates=()
   for _ in $(seq 1 "$INTERVALS"); do
-    rates+=("$("$PEERS/rpcload" -h "$1" -p "$PORT" -c "$RPC_CONNS" -s 64 -n 1 -d 2 | awk '{ print $1 }')")
+    rates+=("$(timeout 30 "$PEERS/rpcload" -h "$1" -p "$PORT" -c "$RPC_CONNS" -s 64 -n 1 -d 2 2>>"$WORK/raw.txt" \
+      | awk '/ trans\/s / { print $1 }')")
   done
   echo "rpc runs: ${rates[*]}" >>"$WORK/raw.txt"
   printf '%s\n' "${rates[@]}" | awk '{ r[NR] = $1 } END {

@@ -309,4 +309,4 @@ grep -q "<module>$module</module>" "$root/pom.xml" \
 echo "$me: wrote $module/ ($pkg), k8s/base/$module/, deploy/systemd/portshare-$name@.{service,socket}; added $module to pom.xml"
 echo "  build and test it:  ./mvnw -B -pl $module -am verify"
 echo "  run it:             java -jar $module/target/portshare-$module.jar   (HTTP on :$port, admin on :$admin)"
-echo "  its manifests:      kubectl kustomize k8s/base/$module   (list it in k8s/base/kustomization.yaml to ship it with the others)"
+echo "  its manifests:      kubectl kustomize k8s/base/$module   (deploys alone: kubectl apply -k k8s/base/$module)"

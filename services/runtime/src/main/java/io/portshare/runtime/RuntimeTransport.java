@@ -6,6 +6,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
@@ -24,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The Netty transport the runtime gives every service Vert.x: the chosen one (epoll, io_uring or
- * NIO), with five things added where Vert.x offers no option.
+ * NIO), with these things added where Vert.x offers no option.
  *
  * <ul>
  *   <li>Every accepted connection is counted ({@link Connections}) on the event loop it is
@@ -43,6 +44,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       file regions and would copy every file through 8 KiB heap chunks, while Netty's io_uring
  *       channel sends a {@code DefaultFileRegion} with {@code splice(2)} where the kernel has it.
  *   <li>Accepted sockets get only the options that change something ({@link AcceptedSocketOptions}).
+ *   <li>An epoll listener takes every connection waiting in its queue in one turn of its event
+ *       loop, up to a bound, rather than Netty's one ({@link AcceptsPerTurn}).
  *   <li>With an {@code inheritedFd}, the first server socket Vert.x asks for is that inherited
  *       listening socket rather than a new one ({@link InheritedListener}).
  * </ul>
@@ -58,7 +61,7 @@ final class RuntimeTransport implements Transport {
     this.delegate = delegate;
     this.spi = new Spi(delegate.implementation(), acceptOnEventLoop, listeners, acceptErrors, connections,
         firstLoop, inheritedFd, delegate == Transport.IO_URING && IoUring.isSpliceSupported(),
-        delegate == Transport.EPOLL);
+        delegate == Transport.EPOLL, delegate == Transport.EPOLL);
   }
 
   @Override
@@ -93,12 +96,15 @@ final class RuntimeTransport implements Transport {
     private final boolean spliceFileRegions;
     /** Netty's epoll socket channel turns TCP_NODELAY on as it is created. */
     private final boolean nettySetsNoDelay;
+    /** Netty's epoll listener accepts one connection per turn unless given {@link AcceptsPerTurn}. */
+    private final boolean acceptsOnePerTurn;
     private volatile EventLoopGroup ioGroup;
 
     Spi(io.vertx.core.spi.transport.Transport delegate, boolean acceptOnEventLoop, Listeners listeners,
         AcceptErrorHandler acceptErrors, Connections connections, int firstLoop, int inheritedFd,
-        boolean spliceFileRegions, boolean nettySetsNoDelay) {
+        boolean spliceFileRegions, boolean nettySetsNoDelay, boolean acceptsOnePerTurn) {
       this.delegate = delegate;
+      this.acceptsOnePerTurn = acceptsOnePerTurn;
       this.spliceFileRegions = spliceFileRegions;
       this.nettySetsNoDelay = nettySetsNoDelay;
       this.acceptOnEventLoop = acceptOnEventLoop;
@@ -228,6 +234,9 @@ final class RuntimeTransport implements Transport {
       AcceptedSocketOptions.trim(bootstrap, nettySetsNoDelay);
       // Vert.x has set its child handler by now: Counting wraps it.
       bootstrap.childHandler(new Counting(bootstrap.config().childHandler()));
+      if (acceptsOnePerTurn) {
+        bootstrap.option(ChannelOption.RCVBUF_ALLOCATOR, new AcceptsPerTurn());
+      }
       // ServerBootstrap puts this handler before its acceptor, so AcceptErrorHandler sees accept
       // errors first.
       bootstrap.handler(new ChannelInitializer<ServerChannel>() {

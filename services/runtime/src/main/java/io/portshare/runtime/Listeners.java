@@ -31,10 +31,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why wait for the accept queue: closing a listener resets the connections that wait in it
  * (unless tcp_migrate_req=1 hands them to a sibling listener), although their clients have
- * connected and may have sent a request. A busy or cold event loop that accepts for itself leaves
- * some waiting: a SIGTERM 0.2 s after eight connections opened on a fresh process found four still
- * queued and reset them. The queue length is the listener's TCP_INFO (tcpi_unacked); where it
- * cannot be read (NIO transport, not Linux) the listener closes at once.
+ * connected and may have sent a request. An event loop that accepts for itself takes its queue
+ * between turns over its connections, and a cold loop's turns are slow: a SIGTERM 0.5 s after
+ * ready on a fresh process found connections still queued. So the drain waits, as long as the
+ * drain timeout allows, until the queue is empty; a fixed two seconds from the signal was not
+ * enough for a cold loop on a busy machine, and the rest were reset. The queue length is the
+ * listener's TCP_INFO (tcpi_unacked), read through libc, which is loaded on the stopping thread
+ * rather than on the event loops (loading JNA cold is slow, and the loop accepts meanwhile);
+ * where it cannot be read (NIO transport, not Linux) the listener closes at once.
  *
  * <p>An inherited listening socket ({@link InheritedListener}) is not closed at all: its holder
  * keeps it for a successor that shares its accept queue, so the drain only stops accepting on it
@@ -75,6 +79,8 @@ final class Listeners {
    */
   void closeAll(Duration queueWait) {
     long deadline = System.nanoTime() + queueWait.toNanos();
+    // Loaded here, on the stopping thread: loading JNA cold takes a while, and the loops accept meanwhile.
+    boolean canRead = canReadQueues();
     List<ChannelFuture> closed = new ArrayList<>();
     for (Channel listener : group) {
       if (InheritedListener.is(listener)) {
@@ -82,7 +88,7 @@ final class Listeners {
         continue;
       }
       closed.add(listener.closeFuture());
-      listener.eventLoop().execute(() -> closeWhenQueueEmpty(listener, deadline));
+      listener.eventLoop().execute(() -> closeWhenQueueEmpty(listener, canRead, deadline));
     }
     long waitMillis = queueWait.toMillis() + 5000;
     for (ChannelFuture f : closed) {
@@ -94,16 +100,26 @@ final class Listeners {
   }
 
   /** On the listener's event loop, so that between two checks the loop accepts what waits. */
-  private static void closeWhenQueueEmpty(Channel listener, long deadline) {
-    int waiting = waiting(listener);
+  private static void closeWhenQueueEmpty(Channel listener, boolean canRead, long deadline) {
+    int waiting = canRead ? waiting(listener) : 0;
     if (waiting > 0 && System.nanoTime() < deadline) {
-      listener.eventLoop().schedule(() -> closeWhenQueueEmpty(listener, deadline), 1, TimeUnit.MILLISECONDS);
+      listener.eventLoop().schedule(() -> closeWhenQueueEmpty(listener, canRead, deadline), 1, TimeUnit.MILLISECONDS);
       return;
     }
     if (waiting > 0) {
       LOG.warn("closing a listening socket with {} connections still waiting to be accepted", waiting);
     }
     listener.close();
+  }
+
+  /** Loads libc, which reads the accept queues; false where it cannot be loaded. */
+  private static boolean canReadQueues() {
+    try {
+      LinuxLibC.load();
+      return true;
+    } catch (UnsupportedOperationException e) {
+      return false;
+    }
   }
 
   /** Connections waiting in the listener's accept queue; 0 when that cannot be told. */

@@ -40,8 +40,6 @@ public final class ServiceRuntime {
 
   private static final Logger LOG = LoggerFactory.getLogger(ServiceRuntime.class);
   private static final long START_TIMEOUT_SECONDS = 60;
-  /** How long a closing listener may wait for its accept queue to empty (at most the drain timeout). */
-  private static final Duration LISTENER_QUEUE_WAIT = Duration.ofSeconds(2);
   /** How much longer than the drain timeout the verticles' drains may take to report back. */
   private static final Duration DRAIN_REPORT_WAIT = Duration.ofSeconds(2);
   /**
@@ -361,9 +359,10 @@ public final class ServiceRuntime {
     }
     admin.ready(false);
     LOG.info("draining: {} connections open, timeout {} ms", connections.open(), drainTimeout.toMillis());
-    // Before any server's own shutdown, and with empty accept queues: see Listeners.
+    // Before any server's own shutdown, and with empty accept queues: see Listeners. Connections
+    // already accepted are served meanwhile; they are told to finish once the listeners are closed.
     long t0 = System.nanoTime();
-    listeners.closeAll(drainTimeout.compareTo(LISTENER_QUEUE_WAIT) < 0 ? drainTimeout : LISTENER_QUEUE_WAIT);
+    listeners.closeAll(drainTimeout);
     // --drain-timeout bounds the whole drain, the wait for the accept queues included.
     Duration left = drainTimeout.minusNanos(System.nanoTime() - t0);
     Duration connectionsTimeout = left.isNegative() ? Duration.ZERO : left;

@@ -121,6 +121,8 @@ final class RpcCalibrateCommand implements Callable<Integer> {
     List<RpcResults.RowRuns> rows = new ArrayList<>();
     List<String> verdicts = new ArrayList<>();
     boolean pass = true;
+    int below = 0;
+    int errors = 0;
     for (String target : targets) {
       Map<Column, List<Measurement>> java = new LinkedHashMap<>();
       Map<Column, List<Measurement>> cTool = new LinkedHashMap<>();
@@ -165,6 +167,8 @@ final class RpcCalibrateCommand implements Callable<Integer> {
         Fidelity f = Fidelity.of(java.get(col), cTool.get(col));
         boolean ok = f.ratio() >= minRatio && f.errors() == 0;
         pass &= ok;
+        below += f.ratio() < minRatio ? 1 : 0;
+        errors += f.errors() > 0 ? 1 : 0;
         String v = String.format(Locale.ROOT,
             "%-10s %-12s generator %8.0f  C %8.0f trans/s  ratio %.2f (pairs %s)  client CPU us/trans: generator %s, C %s  %s",
             target, col.label(), f.generator(), f.c(), f.ratio(), f.pairRatios(), Formats.micros(f.generatorCpu()),
@@ -180,15 +184,30 @@ final class RpcCalibrateCommand implements Callable<Integer> {
         Charts.svg(table));
     String summary = "fidelity: generator trans/s / C rpcload trans/s, median of " + pairs
         + " alternated pairs per cell (target " + minRatio + ")\n" + String.join("\n", verdicts) + "\n"
-        + (pass ? "PASS: the generator reaches " + minRatio + " of the C client in every cell"
-            : "FAIL: the generator is below " + minRatio + " of the C client (or counted errors) in a cell") + "\n";
+        + verdict(pass, errors, below, cols.size() * targets.size()) + "\n";
     Files.writeString(dir.resolve("fidelity.txt"), "# " + command + "\n" + summary, StandardCharsets.UTF_8);
     System.out.println();
     System.out.print(ResultsText.table(table));
     System.out.println();
     System.out.print(summary);
     System.out.println("written: " + dir.resolve("fidelity.txt") + " (and report.html, table.txt, results.json, results.csv)");
-    return pass ? 0 : 1;
+    return errors == 0 ? 0 : 1;
+  }
+
+  /**
+   * What the run decides. Below the ratio, the C client stays the closed-loop engine ({@code --engine
+   * auto}), so the table is still measured by a client as light as C; only counted errors fail the run.
+   */
+  static String verdict(boolean pass, int errors, int below, int cells) {
+    if (errors > 0) {
+      return "FAIL: counted errors in " + errors + " of " + cells + " cells (see the table's errors)";
+    }
+    if (pass) {
+      return "PASS: the Java generator reaches the C client's trans/s in every cell: either engine can make the load";
+    }
+    return "the Java generator is below the target in " + below + " of " + cells + " cells: closed-loop cells run on "
+        + "the C client (--engine auto, whenever bench/peers/c-echo/rpcload is built); the Java generator makes the "
+        + "open-loop (--rate) runs";
   }
 
   private ServerProcesses start(String target, int targetPort, int cpus, Path logDir) throws IOException {

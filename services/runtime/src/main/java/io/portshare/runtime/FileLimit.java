@@ -35,6 +35,26 @@ final class FileLimit {
     return null;
   }
 
+  /**
+   * Whether {@code more} descriptors fit under the soft limit beside those open now; true where
+   * either is unknown. Counting needs a descriptor of its own, so at the limit this says false.
+   */
+  static boolean fits(int more) {
+    String[] l = read();
+    if (l == null || l[0].equals("unlimited")) {
+      return true;
+    }
+    long open;
+    try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+      open = fds.count();
+    } catch (IOException e) {
+      return !String.valueOf(e.getMessage()).contains("Too many open files");
+    } catch (RuntimeException e) {
+      return true;
+    }
+    return open + more <= Long.parseLong(l[0]);
+  }
+
   static String describe() {
     String[] l = read();
     return l == null ? "unknown" : l[0];

@@ -137,7 +137,10 @@ public final class Launcher {
     try {
       sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> action.run());
     } catch (IllegalArgumentException e) {
-      // The signal is not available on this platform; the default handling stays.
+      // Not available here, or ignored since this process started (nohup ignores HUP, and the JVM
+      // then refuses to handle it): the default handling stays, and the operator is told.
+      LoggerFactory.getLogger(Launcher.class).warn("SIG{} cannot be handled here ({}): it does nothing to this "
+          + "process; start it without nohup or a shell that ignores SIG{}", name, e.getMessage(), name);
     }
   }
 

@@ -40,6 +40,8 @@ public final class ServiceRuntime {
 
   private static final Logger LOG = LoggerFactory.getLogger(ServiceRuntime.class);
   private static final long START_TIMEOUT_SECONDS = 60;
+  /** The fewest descriptors an instance takes to start: an epoll, an eventfd, a timerfd, a listener. */
+  private static final int DESCRIPTORS_PER_INSTANCE = 4;
   /** How much longer than the drain timeout the verticles' drains may take to report back. */
   private static final Duration DRAIN_REPORT_WAIT = Duration.ofSeconds(2);
   /**
@@ -166,6 +168,13 @@ public final class ServiceRuntime {
         beats);
     await(admin.start(), "admin port " + common.adminPort());
 
+    // Each instance needs at least an epoll, an eventfd, a timerfd and a listening socket. Short of
+    // those, say so now: further in, Vert.x and Netty meet the limit in places that log stack traces
+    // (the hosts file, a bind's promise) before any clear error could be given.
+    if (!FileLimit.fits(instances * DESCRIPTORS_PER_INSTANCE)) {
+      throw new StartException("cannot start " + descriptor.name() + ": out of file descriptors (open files limit "
+          + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", null);
+    }
     connections = new Connections(registry, descriptor.name(), instances, warmUpExchange != null);
     acceptErrors = new AcceptErrorHandler(descriptor.name(), connections::open);
     port = inherited.isEmpty() ? common.port() : inherited.port();

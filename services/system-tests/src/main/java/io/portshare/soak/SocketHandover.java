@@ -120,6 +120,9 @@ final class SocketHandover {
       if (activate) {
         cmd.addAll(List.of("systemd-socket-activate", "-l", "127.0.0.1:" + port));
       }
+      // Whatever runs this (nohup, a CI shell) may ignore SIGHUP, and an ignored signal stays ignored
+      // across exec: the supervisor starts with it at its default, so that it can take it.
+      cmd.addAll(List.of("env", "--default-signal=HUP"));
       cmd.addAll(List.of(ServiceProcess.javaBin(), "-Xmx256m", "-XX:+ExitOnOutOfMemoryError", "-jar",
           cfg.rpcJar().toString(), "--supervise", Integer.toString(cfg.processes()), "--port",
           Integer.toString(port), "--admin-port", "0", "--host", "127.0.0.1", "--drain-timeout", "10s"));

@@ -34,7 +34,9 @@ class RunProcessesTest {
   /** {@code deploy/run-processes.sh rpc-server 2} on the ports given, its output collected in {@code log}. */
   private static Process runProcesses(int port, int admin, List<String> log)
       throws IOException, InterruptedException {
-    ProcessBuilder pb = new ProcessBuilder("bash", Jars.ROOT.resolve("deploy/run-processes.sh").toString(),
+    // SIGHUP at its default whatever runs the tests (nohup would leave it ignored across exec).
+    ProcessBuilder pb = new ProcessBuilder("env", "--default-signal=HUP", "bash",
+        Jars.ROOT.resolve("deploy/run-processes.sh").toString(),
         "rpc-server", "2").redirectErrorStream(true);
     pb.environment().put("PORTSHARE_PORT", Integer.toString(port));
     pb.environment().put("PORTSHARE_ADMIN_PORT", Integer.toString(admin));

@@ -7,7 +7,9 @@
 #   NAME-server/                        a module on the runtime alone (pom, NameService descriptor,
 #                                       NameVerticle answering HTTP with a greeting, NameServiceTest),
 #                                       added to the parent pom's modules
-#   k8s/base/NAME-server/               its Kubernetes base on the shared component k8s/components/service
+#   k8s/base/NAME-server/               its Kubernetes base on the shared component k8s/components/service,
+#                                       listed in k8s/base (so the dev and prod overlays run it) and in
+#                                       the prod overlay's images
 #   deploy/systemd/portshare-NAME@.service, .socket
 #                                       its per-CPU units on the shared drop-ins there
 # Then: ./mvnw -B -pl NAME-server -am verify, and java -jar NAME-server/target/portshare-NAME-server.jar.
@@ -306,7 +308,27 @@ EOF
 grep -q "<module>$module</module>" "$root/pom.xml" \
   || sed -i "0,/^  <\/modules>/s||    <module>$module</module>\n  </modules>|" "$root/pom.xml"
 
-echo "$me: wrote $module/ ($pkg), k8s/base/$module/, deploy/systemd/portshare-$name@.{service,socket}; added $module to pom.xml"
+# k8s/base lists every service, and the dev and prod overlays build on it: one more entry at the
+# end of its resources. (The bench overlay runs rpc-server and the bench Job only.)
+# $1 file, $2 the line that starts the list, $3 the entry: appended after the list's last item.
+append_to_list() {
+  awk -v head="$2" -v entry="$3" '
+    $0 == head { inside = 1; print; next }
+    inside && !/^    / && !/^  - / { print entry; inside = 0 }
+    { print }
+    END { if (inside) print entry }
+  ' "$1" > "$1.new" && mv "$1.new" "$1"
+}
+grep -q "^  - $module\$" "$root/k8s/base/kustomization.yaml" \
+  || append_to_list "$root/k8s/base/kustomization.yaml" "resources:" "  - $module"
+# The prod overlay is where every image is pointed at a registry: one more entry there.
+grep -q "^  - name: portshare-$module\$" "$root/k8s/overlays/prod/kustomization.yaml" \
+  || append_to_list "$root/k8s/overlays/prod/kustomization.yaml" "images:" \
+    "  - name: portshare-$module"$'\n'"    newTag: 0.1.0-SNAPSHOT"
+
+echo "$me: wrote $module/ ($pkg), k8s/base/$module/, deploy/systemd/portshare-$name@.{service,socket};" \
+  "added $module to pom.xml, k8s/base and the prod overlay's images"
 echo "  build and test it:  ./mvnw -B -pl $module -am verify"
 echo "  run it:             java -jar $module/target/portshare-$module.jar   (HTTP on :$port, admin on :$admin)"
 echo "  its manifests:      kubectl kustomize k8s/base/$module   (deploys alone: kubectl apply -k k8s/base/$module)"
+echo "  with the others:    deploy/k8s.sh render dev|prod   (deploy/k8s.sh apply dev deploys them)"

@@ -24,7 +24,12 @@ public final class Repository {
    * The reactor packages the services before anything that runs them; a missing jar is an error, not a skip.
    */
   public static Path serviceJar(String module) {
-    Path jar = root().resolve(module).resolve("target").resolve("portshare-" + module + ".jar");
+    return serviceJar(root(), module);
+  }
+
+  /** The fat jar of a service module in the repository at {@code root} (e.g. a copy with a generated service). */
+  public static Path serviceJar(Path root, String module) {
+    Path jar = root.resolve(module).resolve("target").resolve("portshare-" + module + ".jar");
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(jar + " is not built: run ./mvnw -B package from the top of the repository");
     }

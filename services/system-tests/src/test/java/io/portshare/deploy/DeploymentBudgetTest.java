@@ -8,23 +8,27 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.portshare.kit.Repository;
-import io.portshare.rpc.RpcService;
 import io.portshare.runtime.RuntimeSettings;
 import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.runtime.Settings;
-import io.portshare.statics.StaticService;
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What each rendered Deployment's pod must fit in, added up: the worst-case graceful stop within
@@ -44,15 +48,29 @@ class DeploymentBudgetTest {
   /** Headroom the sum leaves below the limit: 5% for what the estimate misses. */
   private static final double FILL = 0.95;
 
+  static Stream<String> overlays() throws IOException {
+    return ManifestSchemaTest.overlays(ROOT).stream();
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"k8s/overlays/dev", "k8s/overlays/prod", "k8s/overlays/bench"})
+  @MethodSource("overlays")
   void theWorstCaseStopFitsTheGracePeriod(String overlay, @TempDir Path dir) throws Exception {
-    List<HasMetadata> objects = ManifestSchemaTest.render(ROOT.resolve(overlay));
+    checkGracePeriod(ROOT, ManifestSchemaTest.render(ROOT.resolve(overlay)), dir);
+  }
+
+  @ParameterizedTest
+  @MethodSource("overlays")
+  void heapDirectMetaspaceCodeAndThreadsFitTheMemoryLimit(String overlay) throws Exception {
+    checkMemory(ROOT, overlay, ManifestSchemaTest.render(ROOT.resolve(overlay)));
+  }
+
+  /** Each Deployment of {@code objects}, rendered in the repository at {@code root}: its worst-case stop. */
+  static void checkGracePeriod(Path root, List<HasMetadata> objects, Path dir) throws Exception {
     for (Deployment d : ManifestSchemaTest.of(objects, Deployment.class)) {
       var pod = d.getSpec().getTemplate().getSpec();
       Container c = pod.getContainers().get(0);
       Duration preStop = Duration.ofSeconds(c.getLifecycle().getPreStop().getSleep().getSeconds());
-      Duration drain = settings(d, objects, dir).getDuration("drain-timeout");
+      Duration drain = drainTimeout(root, d, objects, Files.createDirectories(dir.resolve(d.getMetadata().getName())));
       Duration worst = preStop.plus(drain).plus(ServiceRuntime.waitsBeyondDrain());
       assertThat(worst)
           .as("%s: preStop %s + drain-timeout %s + the runtime's waits after the drain %s", d.getMetadata().getName(),
@@ -61,12 +79,11 @@ class DeploymentBudgetTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"k8s/overlays/dev", "k8s/overlays/prod", "k8s/overlays/bench"})
-  void heapDirectMetaspaceCodeAndThreadsFitTheMemoryLimit(String overlay) throws Exception {
-    List<String> flags = new ArrayList<>(imageJvmFlags());
+  /** Each Deployment of {@code objects}, rendered from {@code overlay} of the repository at {@code root}: its memory. */
+  static void checkMemory(Path root, String overlay, List<HasMetadata> objects) throws Exception {
+    List<String> flags = new ArrayList<>(imageJvmFlags(root));
     assertThat(flags).as("the image picks its GC").contains("-XX:+UseSerialGC");
-    for (Deployment d : ManifestSchemaTest.of(ManifestSchemaTest.render(ROOT.resolve(overlay)), Deployment.class)) {
+    for (Deployment d : ManifestSchemaTest.of(objects, Deployment.class)) {
       Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
       List<String> all = new ArrayList<>();
       // JAVA_TOOL_OPTIONS come before the image's own flags; a later flag wins.
@@ -88,11 +105,14 @@ class DeploymentBudgetTest {
     }
   }
 
-  /** The service's settings as its launcher resolves them: the mounted config file, then the env. */
-  private static Settings settings(Deployment d, List<HasMetadata> objects, Path dir) throws Exception {
+  /**
+   * The service's drain timeout as its launcher resolves it: the mounted config file, then the env,
+   * read with the options of the service the image's jar declares (the ServiceDescriptor named by
+   * the Deployment's component label), so any service's own keys in the file are understood.
+   */
+  private static Duration drainTimeout(Path root, Deployment d, List<HasMetadata> objects, Path dir) throws Exception {
     var pod = d.getSpec().getTemplate().getSpec();
     Container c = pod.getContainers().get(0);
-    ServiceDescriptor service = d.getMetadata().getName().equals("rpc-server") ? new RpcService() : new StaticService();
     String configMap = pod.getVolumes().stream().filter(v -> v.getName().equals("config")).findFirst()
         .orElseThrow().getConfigMap().getName();
     ConfigMap cm = ManifestSchemaTest.of(objects, ConfigMap.class).stream()
@@ -106,18 +126,26 @@ class DeploymentBudgetTest {
     for (String a : c.getArgs()) {
       args.add(a.startsWith(mount + "/") ? dir.resolve(a.substring(mount.length() + 1)).toString() : a);
     }
-    return Settings.resolve(RuntimeSettings.options(service), args, Map.of());
+    String component = d.getMetadata().getLabels().get("app.kubernetes.io/component");
+    Path jar = Repository.serviceJar(root, Jars.module(c.getImage()));
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()},
+        DeploymentBudgetTest.class.getClassLoader())) {
+      List<ServiceDescriptor> services = ServiceLoader.load(ServiceDescriptor.class, loader).stream()
+          .map(ServiceLoader.Provider::get).filter(s -> s.name().equals(component)).collect(Collectors.toList());
+      assertThat(services).as("%s: the service %s in %s", d.getMetadata().getName(), component, jar).hasSize(1);
+      return Settings.resolve(RuntimeSettings.options(services.get(0)), args, Map.of()).getDuration("drain-timeout");
+    }
   }
 
   /** The jvmFlags of the image profile in the parent pom (Jib), which deploy/Dockerfile repeats. */
-  static List<String> imageJvmFlags() throws Exception {
-    String pom = Files.readString(ROOT.resolve("pom.xml"));
+  static List<String> imageJvmFlags(Path root) throws Exception {
+    String pom = Files.readString(root.resolve("pom.xml"));
     List<String> flags = new ArrayList<>();
     Matcher m = Pattern.compile("<jvmFlag>([^<]+)</jvmFlag>").matcher(pom);
     while (m.find()) {
       flags.add(m.group(1));
     }
-    String dockerfile = Files.readString(ROOT.resolve("deploy/Dockerfile"));
+    String dockerfile = Files.readString(root.resolve("deploy/Dockerfile"));
     assertThat(flags).as("deploy/Dockerfile has the image's JVM flags").isNotEmpty()
         .allSatisfy(f -> assertThat(dockerfile).contains("\"" + f + "\""));
     return flags;

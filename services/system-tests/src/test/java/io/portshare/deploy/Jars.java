@@ -18,7 +18,12 @@ final class Jars {
    * modules before this one.
    */
   static Path of(String module) throws IOException, InterruptedException {
-    Path jar = Repository.serviceJar(module);
+    return of(ROOT, module);
+  }
+
+  /** The runnable jar of a service module of the repository at {@code root}, checked to start. */
+  static Path of(Path root, String module) throws IOException, InterruptedException {
+    Path jar = Repository.serviceJar(root, module);
     Process p = new ProcessBuilder("java", "-jar", jar.toString(), "--version").redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes());
     p.waitFor(60, TimeUnit.SECONDS);
@@ -26,6 +31,11 @@ final class Jars {
       throw new AssertionError(jar + " --version failed: " + out);
     }
     return jar;
+  }
+
+  /** The module whose jar an image runs: {@code registry/portshare-rpc-server:tag} → {@code rpc-server}. */
+  static String module(String image) {
+    return image.substring(image.lastIndexOf('/') + 1).split(":")[0].replaceFirst("^portshare-", "");
   }
 
   /**

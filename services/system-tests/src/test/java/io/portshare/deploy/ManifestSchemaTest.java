@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.yaml.snakeyaml.Yaml;
 
 /**
  * Every kustomization under k8s/ renders with {@code kubectl kustomize}, every object parses into
@@ -47,21 +48,52 @@ class ManifestSchemaTest {
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
   /** The overlays k8s/README.md says have no autoscaling. */
   private static final List<String> NOT_AUTOSCALED = List.of("k8s/overlays/dev", "k8s/overlays/bench");
+  /** The service the bench overlay runs, beside its Job: the one the Job drives. */
+  private static final String BENCHED = "rpc-server";
 
   static Stream<String> kustomizations() throws IOException {
+    return kustomizations(ROOT).stream();
+  }
+
+  /** k8s/base, each service's base and each overlay of the repository at {@code root}. */
+  static List<String> kustomizations(Path root) throws IOException {
     List<String> dirs = new ArrayList<>(List.of("k8s/base"));
-    for (String parent : List.of("k8s/base", "k8s/overlays")) {
-      try (Stream<Path> children = Files.list(ROOT.resolve(parent))) {
-        children.filter(Files::isDirectory).sorted().forEach(p -> dirs.add(ROOT.relativize(p).toString()));
-      }
+    services(root).forEach(s -> dirs.add("k8s/base/" + s));
+    dirs.addAll(overlays(root));
+    return dirs;
+  }
+
+  /** The overlays of the repository at {@code root}, e.g. {@code k8s/overlays/dev}. */
+  static List<String> overlays(Path root) throws IOException {
+    try (Stream<Path> children = Files.list(root.resolve("k8s/overlays"))) {
+      return children.filter(Files::isDirectory).map(p -> root.relativize(p).toString()).sorted()
+          .collect(Collectors.toList());
     }
-    return dirs.stream();
+  }
+
+  /** The services of the repository at {@code root}: the folders of k8s/base, each a service's base. */
+  static List<String> services(Path root) throws IOException {
+    try (Stream<Path> children = Files.list(root.resolve("k8s/base"))) {
+      return children.filter(Files::isDirectory)
+          .map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
+    }
   }
 
   @ParameterizedTest
   @MethodSource("kustomizations")
   void rendersIntoTheTypedModelAndKeepsTheDeployRules(String dir) throws Exception {
-    List<HasMetadata> objects = render(ROOT.resolve(dir));
+    checkKustomization(ROOT, dir);
+  }
+
+  @Test
+  void overlaysSizeEveryService() throws Exception {
+    assertThat(services(ROOT)).as("services in k8s/base").contains("rpc-server", "static-server");
+    checkOverlays(ROOT);
+  }
+
+  /** One kustomization of the repository at {@code root}, rendered: known kinds, known fields, the deploy rules. */
+  static void checkKustomization(Path root, String dir) throws Exception {
+    List<HasMetadata> objects = render(root.resolve(dir));
     assertThat(objects).isNotEmpty();
     for (HasMetadata o : objects) {
       assertThat(o).as("%s %s is a kind the model knows", o.getKind(), name(o))
@@ -71,42 +103,80 @@ class ManifestSchemaTest {
     checkDeployRules(objects, !NOT_AUTOSCALED.contains(dir));
   }
 
-  @Test
-  void overlaysSizeTheServices() throws Exception {
-    List<HasMetadata> dev = render(ROOT.resolve("k8s/overlays/dev"));
+  /**
+   * What each overlay of the repository at {@code root} makes of every service in its k8s/base:
+   * dev runs each as one small pod, prod autoscales each within its bounds and spreads its pods,
+   * bench runs the benchmarked service only. NewServiceTest runs it on a copy with a generated service.
+   */
+  static void checkOverlays(Path root) throws Exception {
+    List<String> services = services(root);
+    Path overlays = root.resolve("k8s/overlays");
+    List<HasMetadata> dev = render(overlays.resolve("dev"));
     assertThat(of(dev, HorizontalPodAutoscaler.class)).isEmpty();
-    assertThat(of(dev, Deployment.class)).hasSize(2)
-        .allSatisfy(d -> assertThat(d.getSpec().getReplicas()).isEqualTo(1));
+    assertThat(of(dev, Deployment.class)).extracting(ManifestSchemaTest::name).as("dev runs every service of k8s/base")
+        .containsExactlyInAnyOrderElementsOf(services);
+    assertThat(of(dev, Deployment.class)).allSatisfy(d -> {
+      assertThat(d.getSpec().getReplicas()).isEqualTo(1);
+      assertThat(d.getSpec().getTemplate().getSpec().getAffinity()).as("%s: one pod, nothing to spread", name(d)).isNull();
+      assertThat(d.getSpec().getTemplate().getSpec().getTopologySpreadConstraints()).isNullOrEmpty();
+    });
 
-    List<HasMetadata> prod = render(ROOT.resolve("k8s/overlays/prod"));
-    assertThat(of(prod, HorizontalPodAutoscaler.class)).hasSize(2).allSatisfy(h -> {
+    List<HasMetadata> prod = render(overlays.resolve("prod"));
+    assertThat(of(prod, Deployment.class)).extracting(ManifestSchemaTest::name).as("prod runs every service of k8s/base")
+        .containsExactlyInAnyOrderElementsOf(services);
+    assertThat(of(prod, HorizontalPodAutoscaler.class)).extracting(h -> h.getSpec().getScaleTargetRef().getName())
+        .containsExactlyInAnyOrderElementsOf(services);
+    assertThat(of(prod, HorizontalPodAutoscaler.class)).allSatisfy(h -> {
       assertThat(h.getSpec().getMinReplicas()).isEqualTo(3);
       assertThat(h.getSpec().getMaxReplicas()).isEqualTo(12);
     });
-    assertThat(of(prod, Deployment.class)).hasSize(2).allSatisfy(d -> {
-      var term = d.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity()
-          .getPreferredDuringSchedulingIgnoredDuringExecution().get(0).getPodAffinityTerm();
+    @SuppressWarnings("unchecked")
+    List<Map<String, String>> images = (List<Map<String, String>>) new Yaml()
+        .<Map<String, Object>>load(Files.readString(overlays.resolve("prod/kustomization.yaml"))).get("images");
+    assertThat(of(prod, Deployment.class)).allSatisfy(d -> {
+      var pod = d.getSpec().getTemplate().getSpec();
+      Map<String, String> own = d.getSpec().getSelector().getMatchLabels();
+      var term = pod.getAffinity().getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution().get(0)
+          .getPodAffinityTerm();
       assertThat(term.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
-      assertThat(term.getLabelSelector().getMatchLabels())
-          .isEqualTo(d.getSpec().getSelector().getMatchLabels());
+      assertThat(term.getLabelSelector().getMatchLabels()).as("%s: its pods avoid each other's nodes", name(d))
+          .isEqualTo(own);
+      var spread = pod.getTopologySpreadConstraints().get(0);
+      assertThat(spread.getTopologyKey()).isEqualTo("topology.kubernetes.io/zone");
+      assertThat(spread.getLabelSelector().getMatchLabels()).as("%s: its pods spread over zones", name(d))
+          .isEqualTo(own);
+      // The prod overlay is where every image is pointed at a registry.
+      String image = pod.getContainers().get(0).getImage().split(":")[0];
+      assertThat(images).as("prod's images: has %s", image).anySatisfy(i -> assertThat(i.get("name")).isEqualTo(image));
     });
 
-    List<HasMetadata> bench = render(ROOT.resolve("k8s/overlays/bench"));
+    List<HasMetadata> bench = render(overlays.resolve("bench"));
     Job job = of(bench, Job.class).get(0);
     Container driver = job.getSpec().getTemplate().getSpec().getContainers().get(0);
     String target = driver.getArgs().get(driver.getArgs().indexOf("--target") + 1);
+    assertThat(target).startsWith(BENCHED + ":");
     Service rpc = of(bench, Service.class).stream()
         .filter(s -> s.getMetadata().getName().equals(target.split(":")[0])).findFirst().orElseThrow();
     assertThat(rpc.getSpec().getPorts()).extracting(ServicePort::getPort)
         .contains(Integer.parseInt(target.split(":")[1]));
-    assertThat(of(bench, Deployment.class)).extracting(d -> d.getMetadata().getName()).containsExactly("rpc-server");
+    assertThat(of(bench, Deployment.class)).extracting(ManifestSchemaTest::name).containsExactly(BENCHED);
+    assertThat(of(bench, Deployment.class)).allSatisfy(d -> {
+      assertThat(d.getSpec().getReplicas()).isEqualTo(1);
+      assertThat(d.getSpec().getTemplate().getSpec().getAffinity()).as("%s: one pod, nothing to spread", name(d)).isNull();
+      assertThat(d.getSpec().getTemplate().getSpec().getTopologySpreadConstraints()).isNullOrEmpty();
+    });
   }
 
   @Test
   void serviceMonitorComponentScrapesTheAdminPortOfEachService(@TempDir Path tmp) throws Exception {
+    checkServiceMonitor(ROOT, tmp);
+  }
+
+  /** The prod overlay of the repository at {@code root} with the ServiceMonitor component, rendered in {@code tmp}. */
+  static void checkServiceMonitor(Path root, Path tmp) throws Exception {
     // The prod overlay with its documented edit (uncomment the component), copied out; kustomize
     // takes only relative paths to other kustomizations.
-    Path prod = ROOT.resolve("k8s/overlays/prod");
+    Path prod = root.resolve("k8s/overlays/prod");
     try (Stream<Path> files = Files.list(prod)) {
       for (Path f : (Iterable<Path>) files::iterator) {
         Files.copy(f, tmp.resolve(f.getFileName()));
@@ -115,22 +185,25 @@ class ManifestSchemaTest {
     String k = Files.readString(tmp.resolve("kustomization.yaml"));
     assertThat(k).contains("# components:\n#   - ../../components/servicemonitor");
     k = k.replace("# components:\n#   - ", "components:\n  - ")
-        .replace("../../", tmp.relativize(ROOT.resolve("k8s")) + "/");
+        .replace("../../", tmp.relativize(root.resolve("k8s")) + "/");
     Files.writeString(tmp.resolve("kustomization.yaml"), k);
     List<HasMetadata> objects = render(tmp);
     List<GenericKubernetesResource> monitors = objects.stream()
         .filter(o -> o.getKind().equals("ServiceMonitor")).map(o -> (GenericKubernetesResource) o)
         .collect(Collectors.toList());
-    assertThat(monitors).hasSize(2);
-    for (GenericKubernetesResource m : monitors) {
+    // Prometheus picks the Services by their own labels; every service's Service has one monitor.
+    List<Service> services = of(objects, Service.class);
+    assertThat(services).extracting(ManifestSchemaTest::name).containsExactlyInAnyOrderElementsOf(services(root));
+    for (Service svc : services) {
+      List<GenericKubernetesResource> scraping = monitors.stream().filter(m -> svc.getMetadata().getLabels().entrySet()
+          .containsAll(m.<Map<String, String>>get("spec", "selector", "matchLabels").entrySet()))
+          .collect(Collectors.toList());
+      assertThat(scraping).as("ServiceMonitors selecting Service %s", name(svc)).hasSize(1);
+      GenericKubernetesResource m = scraping.get(0);
       assertThat(m.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
       assertThat(m.getMetadata().getNamespace()).isEqualTo("portshare");
-      Map<String, String> selector = m.get("spec", "selector", "matchLabels");
-      Service svc = of(objects, Service.class).stream()
-          .filter(s -> s.getSpec().getSelector().entrySet().containsAll(selector.entrySet()))
-          .findFirst().orElseThrow(() -> new AssertionError("no Service for " + selector));
       List<Map<String, Object>> endpoints = m.get("spec", "endpoints");
-      assertThat(endpoints).allSatisfy(e -> {
+      assertThat(endpoints).isNotEmpty().allSatisfy(e -> {
         assertThat(svc.getSpec().getPorts()).extracting(ServicePort::getName).contains((String) e.get("port"));
         assertThat(e.get("path")).isEqualTo("/metrics");
       });

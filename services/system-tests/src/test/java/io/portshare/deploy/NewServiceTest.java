@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -84,7 +85,47 @@ class NewServiceTest {
     }
 
     checkManifests(copy.resolve("k8s/base/" + MODULE));
+    checkOverlays(copy);
     checkSystemdUnits(copy.resolve("deploy/systemd"));
+  }
+
+  /**
+   * The generated service is in the dev and prod overlays beside the shipped ones, and every check
+   * the shipped services pass in this repository it passes in the copy: every kustomization renders
+   * and keeps the deploy rules, the overlays size every service of k8s/base, the ServiceMonitor
+   * component scrapes it, its stop and memory fit its pod, and its pod runs as its spec says.
+   */
+  private static void checkOverlays(Path root) throws Exception {
+    if (!Jars.commandWorks("kubectl", "version", "--client") && !"true".equals(System.getenv("CI"))) {
+      return;
+    }
+    assertThat(ManifestSchemaTest.services(root)).contains(MODULE, "rpc-server", "static-server");
+    for (String overlay : List.of("dev", "prod")) {
+      assertThat(ManifestSchemaTest.of(ManifestSchemaTest.render(root.resolve("k8s/overlays/" + overlay)), Deployment.class))
+          .as("the %s overlay's Deployments", overlay).extracting(d -> d.getMetadata().getName())
+          .containsExactlyInAnyOrder("rpc-server", "static-server", MODULE);
+    }
+    for (String dir : ManifestSchemaTest.kustomizations(root)) {
+      ManifestSchemaTest.checkKustomization(root, dir);
+    }
+    ManifestSchemaTest.checkOverlays(root);
+    Path checks = Files.createTempDirectory(root, "checks");
+    ManifestSchemaTest.checkServiceMonitor(root, Files.createDirectories(checks.resolve("monitor")));
+    for (String overlay : ManifestSchemaTest.overlays(root)) {
+      List<HasMetadata> objects = ManifestSchemaTest.render(root.resolve(overlay));
+      DeploymentBudgetTest.checkMemory(root, overlay, objects);
+      // The shipped services' jars are not built in the copy: their stop is checked in the repository.
+      List<HasMetadata> generated = objects.stream()
+          .filter(o -> !(o instanceof Deployment) || o.getMetadata().getName().equals(MODULE))
+          .collect(Collectors.toList());
+      DeploymentBudgetTest.checkGracePeriod(root, generated, Files.createDirectories(checks.resolve(overlay)));
+    }
+    if (PodContractTest.canRunPods()) {
+      for (String overlay : List.of("dev", "prod")) {
+        assertThat(PodContractTest.runDeployments(root, overlay, checks.resolve("pods"), MODULE::equals))
+            .as("pods run from the %s overlay", overlay).containsExactly(MODULE);
+      }
+    }
   }
 
   /**

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,24 +38,42 @@ class PodContractTest {
   @ValueSource(strings = {"dev", "prod"})
   void everyDeploymentRunsAsItsPodSpecSays(String overlay, @TempDir Path tmp) throws Exception {
     Jars.requireKubectl();
-    Assumptions.assumeTrue(Jars.commandWorks("unshare", "--net", "true"), "cannot make a network namespace here");
-    List<Map<String, Object>> objects = render(overlay);
-    List<Map<String, Object>> deployments = kind(objects, "Deployment");
-    assertThat(deployments).isNotEmpty();
-    for (Map<String, Object> d : deployments) {
-      checkDeployment(objects, d, tmp.resolve(str(get(d, "metadata", "name"))));
-    }
+    Assumptions.assumeTrue(canRunPods(), "cannot make a network namespace here");
+    assertThat(runDeployments(Jars.ROOT, overlay, tmp, name -> true)).isNotEmpty();
   }
 
-  private void checkDeployment(List<Map<String, Object>> objects, Map<String, Object> d, Path dir) throws Exception {
+  /** Whether this machine lets the test make a network namespace for a pod. */
+  static boolean canRunPods() {
+    return Jars.commandWorks("unshare", "--net", "true");
+  }
+
+  /**
+   * Runs each Deployment of {@code overlay} in the repository at {@code root} whose name {@code which}
+   * accepts, from that repository's jars, and checks its pod contract; returns the names it ran.
+   */
+  static List<String> runDeployments(Path root, String overlay, Path tmp, Predicate<String> which) throws Exception {
+    PodContractTest contract = new PodContractTest();
+    List<Map<String, Object>> objects = render(root, overlay);
+    List<String> ran = new ArrayList<>();
+    for (Map<String, Object> d : kind(objects, "Deployment")) {
+      String name = str(contract.get(d, "metadata", "name"));
+      if (which.test(name)) {
+        contract.checkDeployment(root, objects, d, tmp.resolve(overlay).resolve(name));
+        ran.add(name);
+      }
+    }
+    return ran;
+  }
+
+  private void checkDeployment(Path root, List<Map<String, Object>> objects, Map<String, Object> d, Path dir)
+      throws Exception {
+    Files.createDirectories(dir);
     String name = str(get(d, "metadata", "name"));
     Map<String, Object> podSpec = get(d, "spec", "template", "spec");
     Map<String, String> podLabels = get(d, "spec", "template", "metadata", "labels");
     assertThat(podLabels).containsAllEntriesOf(get(d, "spec", "selector", "matchLabels"));
     Map<String, Object> c = this.<List<Map<String, Object>>>get(podSpec, "containers").get(0);
-    String image = str(c.get("image"));
-    String module = image.substring(image.lastIndexOf('/') + 1).split(":")[0].replaceFirst("^portshare-", "");
-    Path jar = Jars.of(module);
+    Path jar = Jars.of(root, Jars.module(str(c.get("image"))));
 
     // ConfigMap volumes become directories; their mount paths are rewritten in args and files.
     Map<String, Path> mounts = new HashMap<>();
@@ -203,8 +222,8 @@ class PodContractTest {
     }
   }
 
-  private static List<Map<String, Object>> render(String overlay) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder("kubectl", "kustomize", Jars.ROOT.resolve("k8s/overlays").resolve(overlay).toString())
+  private static List<Map<String, Object>> render(Path root, String overlay) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder("kubectl", "kustomize", root.resolve("k8s/overlays").resolve(overlay).toString())
         .redirectError(ProcessBuilder.Redirect.INHERIT).start();
     String yaml = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();

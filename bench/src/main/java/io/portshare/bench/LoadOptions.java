@@ -1,5 +1,6 @@
 package io.portshare.bench;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -21,6 +22,10 @@ final class LoadOptions {
 
   @Option(names = "--loops", description = "event loops of the load generator (default: CPUs)")
   Integer loops;
+
+  @Option(names = "--c-load", defaultValue = "bench/peers/c-echo/rpcload",
+      description = "the C reference client (default: ${DEFAULT-VALUE})")
+  Path cLoad;
 
   @Option(names = "--timeout", defaultValue = "5s", description = "connect timeout, and reply timeout with nothing arriving (default: ${DEFAULT-VALUE})")
   Duration timeout;

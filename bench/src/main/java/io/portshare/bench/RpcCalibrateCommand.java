@@ -10,10 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,10 +42,6 @@ final class RpcCalibrateCommand implements Callable<Integer> {
   @Option(names = "--pairs", defaultValue = "3", description = "alternated generator/C pairs per cell (default: ${DEFAULT-VALUE})")
   int pairs;
 
-  @Option(names = "--columns", defaultValue = "64B|1x,64B|1024x,1024B|1x,1024B|1024x",
-      description = "SIZE|Kx cells (default: ${DEFAULT-VALUE})")
-  String columns;
-
   @Option(names = "--min-ratio", defaultValue = "0.9",
       description = "fidelity a cell must reach: generator trans/s / C trans/s (default: ${DEFAULT-VALUE})")
   double minRatio;
@@ -57,34 +50,26 @@ final class RpcCalibrateCommand implements Callable<Integer> {
       description = "port of the C echo peer; rpc-server gets PORT+10, its admin port PORT+11 (default: ${DEFAULT-VALUE})")
   int port;
 
-  @Option(names = "--c-load", defaultValue = "bench/peers/c-echo/rpcload", description = "the C reference client (default: ${DEFAULT-VALUE})")
-  Path cLoad;
-
-  @Option(names = "--c-echo", defaultValue = "bench/peers/c-echo/echo", description = "the C echo peer (default: ${DEFAULT-VALUE})")
-  Path cEcho;
-
-  @Option(names = "--server-jar", defaultValue = "rpc-server/target/portshare-rpc-server.jar",
-      description = "the rpc-server jar (default: ${DEFAULT-VALUE})")
-  Path serverJar;
-
-  @Option(names = "--server-jvm-options", defaultValue = "-Xms256m -Xmx256m -XX:+ExitOnOutOfMemoryError",
-      description = "JVM flags of rpc-server (default: ${DEFAULT-VALUE})")
-  String serverJvmOptions;
-
   @Option(names = "--generator-warmup", defaultValue = "6s",
       description = "unmeasured load per server before the pairs, spread over the columns: warms this JVM's JIT "
           + "and the server (default: ${DEFAULT-VALUE})")
   Duration generatorWarmup;
 
-  @Option(names = "--out", defaultValue = "bench-results", description = "reports go to OUT/<timestamp>-calibrate/ (default: ${DEFAULT-VALUE})")
-  Path out;
-
   @Mixin
   LoadOptions load = new LoadOptions();
 
+  @Mixin
+  RpcServers servers = new RpcServers();
+
+  @Mixin
+  ColumnsOption columns = new ColumnsOption();
+
+  @Mixin
+  OutDir reports = new OutDir();
+
   @Override
   public Integer call() throws IOException {
-    List<Column> cols = Column.parseList(columns);
+    List<Column> cols = columns.parse();
     if (pairs < 1) {
       throw new IllegalArgumentException("invalid value for --pairs: " + pairs + "; expected at least 1");
     }
@@ -93,16 +78,13 @@ final class RpcCalibrateCommand implements Callable<Integer> {
         throw new IllegalArgumentException("invalid value for --targets: \"" + t + "\"; expected " + String.join("|", TARGETS));
       }
     }
-    CLoadTool c = CLoadTool.at(cLoad);
-    if (targets.contains("c-echo") && !Files.isExecutable(cEcho)) {
-      throw new IllegalArgumentException("no C echo peer at " + cEcho + "; build it with bench/peers/c-echo/build.sh");
-    }
-    if (targets.contains("rpc-server") && !Files.isRegularFile(serverJar)) {
-      throw new IllegalArgumentException("no rpc-server jar at " + serverJar
-          + "; build it with ./mvnw -B -pl rpc-server -am package -DskipTests, or give --server-jar");
-    }
+    CLoadTool c = CLoadTool.at(load.cLoad);
     int cpus = Runtime.getRuntime().availableProcessors();
-    Path dir = out.resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-calibrate");
+    List<String> cEcho = targets.contains("c-echo") ? servers.cEcho(port, cpus) : List.of();
+    if (targets.contains("rpc-server")) {
+      servers.requireJar();
+    }
+    Path dir = reports.thisRun("-calibrate");
     Map<String, String> meta = new LinkedHashMap<>();
     LoadSpec base = load.spec("127.0.0.1", port, 64, 1);
     String command = BenchMain.commandLine(BenchMain.lastArgs);
@@ -112,7 +94,7 @@ final class RpcCalibrateCommand implements Callable<Integer> {
         + " threads and " + base.connections() + " connections each; warm-up " + base.warmup().toMillis()
         + " ms, measured " + base.duration().toMillis() + " ms per run");
     meta.put("pairs", pairs + " per cell, the order alternating (generator first in odd pairs)");
-    meta.put("servers", "c-echo: " + cEcho + " -t " + cpus + "; rpc-server: " + serverJar + " --instances " + cpus
+    meta.put("servers", "c-echo: " + servers.cEcho + " -t " + cpus + "; rpc-server: " + servers.jar() + " --instances " + cpus
         + " --mode reuseport");
     meta.put("load average at start", Machine.loadAverage());
     System.out.println("RPC calibration: " + targets.size() + " server(s) x " + cols.size() + " cells x " + pairs
@@ -128,7 +110,7 @@ final class RpcCalibrateCommand implements Callable<Integer> {
       Map<Column, List<Measurement>> cTool = new LinkedHashMap<>();
       int targetPort = target.equals("c-echo") ? port : port + 10;
       LoadSpec spec0 = base.withTarget("127.0.0.1", targetPort);
-      try (ServerProcesses server = start(target, targetPort, cpus, dir.resolve("servers"))) {
+      try (ServerProcesses server = start(target, cEcho, targetPort, cpus, dir.resolve("servers"))) {
         CpuProbe serverCpu = CpuProbe.processes(server.pids());
         for (Column col : cols) {
           LoadSpec cell = spec0.withCell(col.payloadSize(), col.perConnection());
@@ -210,15 +192,13 @@ final class RpcCalibrateCommand implements Callable<Integer> {
         + "open-loop (--rate) runs";
   }
 
-  private ServerProcesses start(String target, int targetPort, int cpus, Path logDir) throws IOException {
+  private ServerProcesses start(String target, List<String> cEcho, int targetPort, int cpus, Path logDir)
+      throws IOException {
     if (target.equals("c-echo")) {
-      return ServerProcesses.startPlain(List.of(cEcho.toString(), "-p", Integer.toString(targetPort), "-t",
-          Integer.toString(cpus)), "127.0.0.1", targetPort, logDir, "calibrate-c-echo");
+      return ServerProcesses.startPlain(cEcho, "127.0.0.1", targetPort, logDir, "calibrate-c-echo");
     }
-    String javaCmd = ProcessHandle.current().info().command().orElse("java");
-    List<String> jvm = serverJvmOptions.isBlank() ? List.of() : Arrays.asList(serverJvmOptions.trim().split("\\s+"));
-    return ServerProcesses.start(ServerProcesses.commands(javaCmd, jvm, serverJar, "reuseport", cpus, "127.0.0.1",
-        targetPort), targetPort + 1, logDir, "calibrate-rpc-server");
+    return ServerProcesses.start(servers.rpcServer("reuseport", cpus, "127.0.0.1", targetPort), targetPort + 1, logDir,
+        "calibrate-rpc-server");
   }
 
   private static RpcResults.RowRuns row(String target, String client, Map<Column, List<Measurement>> cells) {

@@ -1,7 +1,5 @@
 package io.portshare.bench;
 
-import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -22,18 +20,8 @@ final class RpcCommand implements Callable<Integer> {
       description = "transactions per connection before reconnecting; 1 = a new connection each (default: ${DEFAULT-VALUE})")
   int perConnection;
 
-  @Option(names = "--server-pid", split = ",",
-      description = "process id(s) of the server on this machine: its CPU is recorded next to the generator's")
-  List<Long> serverPids;
-
-  @Option(names = "--engine", defaultValue = "auto",
-      description = "auto (the C reference client for closed loops when built, else this generator), java, or c "
-          + "(the C client, closed loop only) (default: ${DEFAULT-VALUE})")
-  String engine;
-
-  @Option(names = "--c-load", defaultValue = "bench/peers/c-echo/rpcload",
-      description = "the C reference client for --engine c (default: ${DEFAULT-VALUE})")
-  Path cLoad;
+  @Mixin
+  EngineOptions engine = new EngineOptions();
 
   @Mixin
   LoadOptions load = new LoadOptions();
@@ -42,9 +30,8 @@ final class RpcCommand implements Callable<Integer> {
   public Integer call() {
     String[] hp = LoadOptions.hostPort(target);
     LoadSpec spec = load.spec(hp[0], Integer.parseInt(hp[1]), size, perConnection);
-    LoadEngine e = LoadEngine.named(engine, cLoad, load.rate > 0);
-    CpuProbe server = serverPids == null ? CpuProbe.UNKNOWN : CpuProbe.processes(serverPids);
-    Measurement r = e.run(spec, Progress.onTerminal().label(size + "B|" + perConnection + "x"), server);
+    LoadEngine e = engine.engine(load);
+    Measurement r = e.run(spec, Progress.onTerminal().label(size + "B|" + perConnection + "x"), engine.serverCpu());
     LatencySummary l = r.latency();
     System.out.printf("%s %dB|%dx %s, %d connections, %d threads, %s: %.0f trans/s (%s x10^4)%n",
         target, size, perConnection, spec.openLoop() ? "open loop at " + spec.ratePerSecond() + "/s" : "closed loop",

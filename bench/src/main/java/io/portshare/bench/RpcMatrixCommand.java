@@ -6,13 +6,9 @@ import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.Table;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,19 +31,6 @@ final class RpcMatrixCommand implements Callable<Integer> {
   @Option(names = "--target", description = "HOST:PORT of a running echo server (e.g. a Kubernetes Service): one row, no servers started")
   String target;
 
-  @Option(names = "--server-pid", split = ",",
-      description = "with --target on this machine: the server's process id(s), whose CPU is recorded next to the generator's")
-  List<Long> serverPids;
-
-  @Option(names = "--engine", defaultValue = "auto",
-      description = "who makes the load: auto (the C reference client for closed loops when built, else this "
-          + "generator), java, or c (the C client, closed loop only; see rpc-calibrate) (default: ${DEFAULT-VALUE})")
-  String engine;
-
-  @Option(names = "--c-load", defaultValue = "bench/peers/c-echo/rpcload",
-      description = "the C reference client for --engine c (default: ${DEFAULT-VALUE})")
-  Path cLoad;
-
   @Option(names = "--workers", split = ",",
       description = "worker counts, rows per mode (default: 1..CPUs); with --target, the target's worker count, for the per-worker figures")
   List<Integer> workers;
@@ -55,10 +38,6 @@ final class RpcMatrixCommand implements Callable<Integer> {
   @Option(names = "--modes", split = ",",
       description = "shared, reuseport, pinned, processes, c-epoll (default: all; pinned and c-epoll when available)")
   List<String> modes;
-
-  @Option(names = "--columns", defaultValue = "64B|1x,64B|1024x,1024B|1x,1024B|1024x",
-      description = "SIZE|Kx cells (default: ${DEFAULT-VALUE})")
-  String columns;
 
   @Option(names = "--rounds", defaultValue = "1",
       description = "repeat the matrix, alternating the order, and report median and spread (default: ${DEFAULT-VALUE})")
@@ -68,31 +47,28 @@ final class RpcMatrixCommand implements Callable<Integer> {
       description = "port of the started servers; their admin ports are PORT+1.. (default: ${DEFAULT-VALUE})")
   int port;
 
-  @Option(names = "--server-jar", defaultValue = "rpc-server/target/portshare-rpc-server.jar",
-      description = "the rpc-server jar (default: ${DEFAULT-VALUE})")
-  Path serverJar;
-
-  @Option(names = "--server-jvm-options", defaultValue = "-Xms256m -Xmx256m -XX:+ExitOnOutOfMemoryError",
-      description = "JVM flags of the started servers (default: ${DEFAULT-VALUE})")
-  String serverJvmOptions;
-
-  @Option(names = "--c-echo", defaultValue = "bench/peers/c-echo/echo",
-      description = "the C epoll echo peer for the c-epoll row, run as CMD -p PORT -t N (default: ${DEFAULT-VALUE})")
-  Path cEcho;
-
   @Option(names = "--server-warmup", defaultValue = "4s",
       description = "unmeasured load on each freshly started server, spread over the columns (default: ${DEFAULT-VALUE})")
   Duration serverWarmup;
 
-  @Option(names = "--out", defaultValue = "bench-results", description = "reports go to OUT/<timestamp>/ (default: ${DEFAULT-VALUE})")
-  Path out;
-
   @Mixin
   LoadOptions load = new LoadOptions();
 
+  @Mixin
+  EngineOptions engine = new EngineOptions();
+
+  @Mixin
+  RpcServers servers = new RpcServers();
+
+  @Mixin
+  ColumnsOption columns = new ColumnsOption();
+
+  @Mixin
+  OutDir reports = new OutDir();
+
   @Override
   public Integer call() throws IOException {
-    List<Column> cols = Column.parseList(columns);
+    List<Column> cols = columns.parse();
     if (rounds < 1) {
       throw new IllegalArgumentException("invalid value for --rounds: " + rounds + "; expected at least 1");
     }
@@ -103,7 +79,7 @@ final class RpcMatrixCommand implements Callable<Integer> {
         throw new IllegalArgumentException("invalid value for --workers: " + w + "; expected 1..1024");
       }
     }
-    LoadEngine load0 = LoadEngine.named(engine, cLoad, load.rate > 0);
+    LoadEngine load0 = engine.engine(load);
     String host = "127.0.0.1";
     int trafficPort = port;
     List<RpcMatrix.RowPlan> plans = new ArrayList<>();
@@ -112,8 +88,7 @@ final class RpcMatrixCommand implements Callable<Integer> {
       host = hp[0];
       trafficPort = Integer.parseInt(hp[1]);
       int targetWorkers = workers != null && workers.size() == 1 ? workers.get(0) : 0;
-      plans.add(new RpcMatrix.RowPlan("target", targetWorkers, List.of(), false,
-          serverPids == null ? List.of() : serverPids));
+      plans.add(new RpcMatrix.RowPlan("target", targetWorkers, List.of(), false, engine.serverPids()));
     } else {
       if (port < 1 || port > 65535 - 1 - counts.stream().mapToInt(Integer::intValue).max().orElse(1)) {
         throw new IllegalArgumentException("invalid value for --port: " + port);
@@ -125,30 +100,23 @@ final class RpcMatrixCommand implements Callable<Integer> {
           throw new IllegalArgumentException("invalid value for --modes: \"" + m + "\"; expected " + String.join("|", MODES));
         }
       }
-      if (!Files.isRegularFile(serverJar) && wanted.stream().anyMatch(m -> !m.equals("c-epoll"))) {
-        throw new IllegalArgumentException("no rpc-server jar at " + serverJar
-            + "; build it with ./mvnw -B -pl rpc-server -am package -DskipTests, or give --server-jar");
+      if (wanted.stream().anyMatch(m -> !m.equals("c-epoll"))) {
+        servers.requireJar();
       }
-      String java = ProcessHandle.current().info().command().orElse("java");
-      List<String> jvm = serverJvmOptions.isBlank() ? List.of() : Arrays.asList(serverJvmOptions.trim().split("\\s+"));
       for (int w : counts) {
         for (String m : wanted) {
           if (m.equals("c-epoll")) {
-            if (!Files.isExecutable(cEcho)) {
-              if (explicit) {
-                throw new IllegalArgumentException("no C echo server at " + cEcho + " (give --c-echo)");
-              }
+            if (!explicit && !servers.hasCEcho()) {
               continue; // the C peer is optional
             }
-            plans.add(new RpcMatrix.RowPlan(m, w, List.of(List.of(cEcho.toString(), "-p",
-                Integer.toString(port), "-t", Integer.toString(w))), true));
+            plans.add(new RpcMatrix.RowPlan(m, w, List.of(servers.cEcho(port, w)), true));
           } else {
-            plans.add(new RpcMatrix.RowPlan(m, w, ServerProcesses.commands(java, jvm, serverJar, m, w, host, port), false));
+            plans.add(new RpcMatrix.RowPlan(m, w, servers.rpcServer(m, w, host, port), false));
           }
         }
       }
     }
-    Path dir = out.resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    Path dir = reports.thisRun("");
     LoadSpec base = load.spec(host, trafficPort, 64, 1);
     Map<String, String> meta = meta(base, rounds, load0);
     System.out.println("RPC matrix (" + load0.describe() + "): " + plans.size() + " rows x " + cols.size() + " columns x " + rounds
@@ -188,9 +156,9 @@ final class RpcMatrixCommand implements Callable<Integer> {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("command", BenchMain.commandLine(BenchMain.lastArgs));
     m.putAll(Machine.describe());
-    m.put("target", target != null ? target + (serverPids == null ? " (server CPU not known: give --server-pid)" : "")
+    m.put("target", target != null ? target + (engine.knowsServer() ? "" : " (server CPU not known: give --server-pid)")
         : "rpc-server started per row on " + s.host() + ":" + s.port()
-        + " (" + serverJar + ", JVM " + serverJvmOptions + ")");
+        + " (" + servers.jar() + ", JVM " + String.join(" ", servers.jvmOptions()) + ")");
     m.put("load generator", load0.describe() + ", " + s.eventLoops() + " threads, " + s.connections()
         + " connections, " + (s.openLoop() ? "open loop at " + s.ratePerSecond() + " requests/s" : "closed loop"));
     m.put("CPU", "client = the generator's process, server = the server processes, user + system from /proc over "

@@ -1,6 +1,8 @@
 package io.portshare.bench.statics;
 
 import io.portshare.bench.BenchMain;
+import io.portshare.bench.OutDir;
+import io.portshare.bench.ServerJar;
 import io.portshare.bench.results.Machine;
 import io.portshare.bench.results.Results;
 import io.portshare.bench.results.ResultsText;
@@ -10,8 +12,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code portshare-bench static}: the static-file table, static-server against nginx, with wrk. */
@@ -86,14 +87,6 @@ public final class StaticCommand implements Callable<Integer> {
       description = "nginx's port; its sendfile-off twin NGINX_PORT+1 (default: ${DEFAULT-VALUE})")
   int nginxPort;
 
-  @Option(names = "--server-jar", defaultValue = "static-server/target/portshare-static-server.jar",
-      description = "the static-server jar (default: ${DEFAULT-VALUE})")
-  Path serverJar;
-
-  @Option(names = "--server-jvm-options", defaultValue = "-Xms256m -Xmx256m -XX:+ExitOnOutOfMemoryError",
-      description = "static-server's JVM flags (default: ${DEFAULT-VALUE})")
-  String serverJvmOptions;
-
   @Option(names = "--server-args", defaultValue = "",
       description = "more static-server flags, e.g. \"--memory-max 0\" to send small files with sendfile too")
   String serverArgs;
@@ -108,13 +101,16 @@ public final class StaticCommand implements Callable<Integer> {
   @Option(names = "--wrk", description = "the wrk binary (default: wrk on PATH)")
   String wrk;
 
-  @Option(names = "--out", defaultValue = "bench-results", description = "reports go to OUT/<timestamp>/ (default: ${DEFAULT-VALUE})")
-  Path out;
+  @Mixin
+  ServerJar server = new ServerJar("static-server");
+
+  @Mixin
+  OutDir reports = new OutDir();
 
   @Override
   public Integer call() throws IOException, InterruptedException {
     StaticPlan plan = plan();
-    Path dir = out.resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    Path dir = reports.thisRun("");
     Map<String, String> meta = meta(plan);
     System.out.println("static files: " + plan.paths().size() * plan.closeKinds().size() + " cases x 2 servers x "
         + plan.rounds() + " rounds, load average " + meta.get("load average at start") + "; reports in " + dir);
@@ -166,10 +162,7 @@ public final class StaticCommand implements Callable<Integer> {
       throw new IllegalArgumentException("invalid value for --nginx-port: " + nginxPort
           + "; expected 1..65534, clear of --port .. --port+3");
     }
-    if (!Files.isRegularFile(serverJar)) {
-      throw new IllegalArgumentException("no static-server jar at " + serverJar
-          + "; build it with ./mvnw -B -pl static-server -am package -DskipTests, or give --server-jar");
-    }
+    Path serverJar = server.requireJar();
     if (!Files.isRegularFile(nginxTemplate)) {
       throw new IllegalArgumentException("no nginx template at " + nginxTemplate + "; give --nginx-template");
     }
@@ -178,12 +171,11 @@ public final class StaticCommand implements Callable<Integer> {
             + "(apt-get install nginx-light) or give --nginx"));
     String wrkBin = wrk != null ? wrk : Tools.find("wrk")
         .orElseThrow(() -> new IllegalArgumentException("wrk not found on PATH; install it (apt-get install wrk) or give --wrk"));
-    List<String> jvm = serverJvmOptions.isBlank() ? List.of() : Arrays.asList(serverJvmOptions.trim().split("\\s+"));
     Path dirParent = Path.of(System.getProperty("java.io.tmpdir"));
     List<String> extra = serverArgs.isBlank() ? List.of() : Arrays.asList(serverArgs.trim().split("\\s+"));
-    return new StaticPlan(serverJar, jvm, extra, mode, w, port, nginxBin, nginxTemplate, nginxPort,
+    return new StaticPlan(serverJar, server.jvmOptions(), extra, mode, w, port, nginxBin, nginxTemplate, nginxPort,
         new Wrk(wrkBin, threads, connections), paths, kinds, rounds, duration, warmup, maxWarmup(), bigFile, bigRounds, bigFetches,
-        dirParent, out.resolve("servers"), ThreadLocalRandom.current().nextInt(2, 255));
+        dirParent, reports.shared("servers"), ThreadLocalRandom.current().nextInt(2, 255));
   }
 
   private Duration maxWarmup() {

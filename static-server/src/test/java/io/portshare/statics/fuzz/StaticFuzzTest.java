@@ -2,6 +2,7 @@ package io.portshare.statics.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.portshare.kit.FuzzRun;
 import io.portshare.kit.LogCapture;
 import io.portshare.kit.RawExchange;
 import io.portshare.runtime.ServiceRuntime;
@@ -21,11 +22,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -37,15 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
  * generated gets exactly the status {@link HttpOracle} works out for it; every status line is
  * HTTP/1.1 (1.0 only answering a 1.0 request) with a status some input deserves, 505 the only 5xx;
  * no answer carries a stack trace or a class name, nothing escapes a handler (no WARN/ERROR log),
- * and a well-behaved client served at the same time sees only correct answers.
- *
- * <p>{@code -Dfuzz.cases=N} runs N cases (default 2000), {@code -Dfuzz.seed=S} another seed.
+ * and a well-behaved client served at the same time sees only correct answers. {@link FuzzRun} says
+ * how to run more cases.
  */
 class StaticFuzzTest {
 
-  private static final int CASES = Integer.getInteger("fuzz.cases", 2000);
-  private static final long SEED = Long.getLong("fuzz.seed", 20261130L);
-  private static final int WORKERS = 3;
   /** Answered by HeadGuard, in HTTP/1.1 whatever the request named. */
   private static final Set<Integer> REFUSALS = Set.of(414, 431, 505);
   /** A status line at the start or after a line end (the files served end in LF). */
@@ -70,25 +64,13 @@ class StaticFuzzTest {
       ServiceRuntime rt = ServiceRuntime.start(new StaticService(), "--port", "0", "--admin-port", "0",
           "--host", "127.0.0.1", "--instances", "2", "--mode", "shared", "--root", root.toString(),
           "--header-timeout", "1s", "--idle-timeout", "2s");
-      ExecutorService pool = Executors.newFixedThreadPool(WORKERS + 1);
-      AtomicBoolean stop = new AtomicBoolean();
       try {
-        Future<long[]> goodClient = pool.submit(() -> wellBehavedClient(rt.port(), stop, big));
-        List<Future<List<String>>> workers = new ArrayList<>();
-        for (int w = 0; w < WORKERS; w++) {
-          int worker = w;
-          workers.add(pool.submit(() -> runCases(rt.port(), worker)));
-        }
-        List<String> failures = new ArrayList<>();
-        for (Future<List<String>> f : workers) {
-          failures.addAll(f.get());
-        }
-        stop.set(true);
-        long[] good = goodClient.get();
+        FuzzRun.Outcome run = FuzzRun.run(rt.port(), HttpRequests::generate, StaticFuzzTest::check,
+            StaticFuzzTest::describe, (port, stopped) -> wellBehavedClient(port, stopped, big));
 
-        assertThat(failures).as("cases answered badly").isEmpty();
-        assertThat(good[1]).as("errors seen by the well-behaved client").isZero();
-        assertThat(good[0]).as("requests of the well-behaved client").isPositive();
+        assertThat(run.failures()).as("cases answered badly").isEmpty();
+        assertThat(run.served().errors()).as("errors seen by the well-behaved client").isZero();
+        assertThat(run.served().exchanges()).as("requests of the well-behaved client").isPositive();
         PrometheusText metrics = PrometheusText.parse(rt.registry().scrape());
         // Every 505 a client saw was counted, and every 5xx counted is one of HeadGuard's version
         // refusals (a 505 after a body that does not end in LF is not seen by the scan above).
@@ -99,30 +81,14 @@ class StaticFuzzTest {
         assertThat(fiveOhFives.get()).as("505s seen (HTTP/2.0 and HTTP/1.2 are generated)").isPositive();
         assertThat(log.warningsAndErrors()).as("warnings and errors logged").isEmpty();
       } finally {
-        stop.set(true);
-        pool.shutdownNow();
         rt.stop(Duration.ofSeconds(2));
       }
     }
   }
 
-  private static List<String> runCases(int port, int worker) {
-    List<String> failures = new ArrayList<>();
-    for (int i = worker; i < CASES && failures.size() < 5; i += WORKERS) {
-      Random r = new Random(SEED * 1_000_003L + i);
-      HttpRequests.Case c = HttpRequests.generate(r);
-      try {
-        String problem = check(c, exchange(port, c.bytes(), r));
-        if (problem != null) {
-          String text = new String(c.bytes(), 0, Math.min(200, c.bytes().length), StandardCharsets.ISO_8859_1);
-          failures.add("case " + i + " (" + c.kind() + ", seed " + SEED + "): " + problem + "; request starts: "
-              + text.replace("\r", "\\r").replace("\n", "\\n"));
-        }
-      } catch (IOException e) {
-        failures.add("case " + i + " (" + c.kind() + "): " + e);
-      }
-    }
-    return failures;
+  private static String describe(HttpRequests.Case c) {
+    String text = new String(c.bytes(), 0, Math.min(200, c.bytes().length), StandardCharsets.ISO_8859_1);
+    return c.kind() + "; request starts: " + text.replace("\r", "\\r").replace("\n", "\\n");
   }
 
   /**
@@ -131,7 +97,8 @@ class StaticFuzzTest {
    * only for a request that was not refused by its head) and carries a status some input deserves;
    * for a request as generated (not mutated) the first status is exactly {@link HttpOracle}'s.
    */
-  private static String check(HttpRequests.Case c, byte[] answer) {
+  private static String check(HttpRequests.Case c, int port, Random r) throws IOException {
+    byte[] answer = RawExchange.exchange(port, c.bytes(), r, 16, 8192);
     String text = new String(answer, StandardCharsets.ISO_8859_1);
     if (c.control()) {
       return text.startsWith("HTTP/1.1 200 ") && text.endsWith("\r\n\r\n" + HttpRequests.HELLO) ? null
@@ -179,19 +146,15 @@ class StaticFuzzTest {
     return t.replace("\r", "\\r").replace("\n", "\\n");
   }
 
-  private static byte[] exchange(int port, byte[] bytes, Random r) throws IOException {
-    return RawExchange.exchange(port, bytes, r, 16, 8192);
-  }
-
-  /** Keep-alive GETs of a small and a large file, checking status and body; returns {requests, errors}. */
-  private static long[] wellBehavedClient(int port, AtomicBoolean stop, byte[] big) {
+  /** Keep-alive GETs of a small and a large file, checking status and body. */
+  private static FuzzRun.Served wellBehavedClient(int port, BooleanSupplier stopped, byte[] big) {
     HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(10)).build();
     URI hello = URI.create("http://127.0.0.1:" + port + "/hello.txt");
     URI bigUri = URI.create("http://127.0.0.1:" + port + "/big.bin");
     long done = 0;
     long errors = 0;
-    while (!stop.get()) {
+    while (!stopped.getAsBoolean()) {
       try {
         HttpResponse<byte[]> a = client.send(HttpRequest.newBuilder(hello).build(), HttpResponse.BodyHandlers.ofByteArray());
         HttpResponse<byte[]> b = client.send(HttpRequest.newBuilder(bigUri).build(), HttpResponse.BodyHandlers.ofByteArray());
@@ -207,6 +170,6 @@ class StaticFuzzTest {
         break;
       }
     }
-    return new long[] {done, errors};
+    return new FuzzRun.Served(done, errors);
   }
 }

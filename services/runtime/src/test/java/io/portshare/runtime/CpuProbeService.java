@@ -14,26 +14,10 @@ import java.nio.file.Paths;
  * kernel's {@code Cpus_allowed_list} of the event-loop thread serving the connection, of its Vert.x
  * acceptor thread and of a worker thread, read from {@code /proc/thread-self/status} on those very threads.
  */
-final class CpuProbeService implements ServiceDescriptor {
+final class CpuProbeService extends TestService {
 
-  @Override
-  public String name() {
-    return "cpu-probe";
-  }
-
-  @Override
-  public String description() {
-    return "cpu-probe: answers each connection with the loop and CPUs serving it";
-  }
-
-  @Override
-  public int defaultPort() {
-    return 0;
-  }
-
-  @Override
-  public int defaultAdminPort() {
-    return 0;
+  CpuProbeService() {
+    super("cpu-probe", "answers each connection with the loop and CPUs serving it");
   }
 
   @Override

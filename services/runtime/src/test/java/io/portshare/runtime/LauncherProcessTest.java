@@ -138,8 +138,7 @@ class LauncherProcessTest {
   @Test
   void underSystemdSocketActivationItServesTheSocketItIsGivenAndDrainsToExitZero() throws Exception {
     int port = freePort();
-    try (ServiceProcess p = ServiceProcess.launchUnder(List.of("systemd-socket-activate", "-l", "127.0.0.1:" + port),
-        Map.of(), "--service", "hello", "--port", "0", "--admin-port", "0", "--instances", "1")) {
+    try (ServiceProcess p = socketActivated(port, 1)) {
       // systemd-socket-activate execs the service on the first connection; it waits in the queue.
       try (Socket first = connectOnceListening(port)) {
         p.awaitReady(START);
@@ -156,8 +155,7 @@ class LauncherProcessTest {
   @Test
   void underSystemdSocketActivationSocketsThatDoNotFitTheInstancesExitTwoWithOneLine() throws Exception {
     int port = freePort();
-    try (ServiceProcess p = ServiceProcess.launchUnder(List.of("systemd-socket-activate", "-l", "127.0.0.1:" + port),
-        Map.of(), "--service", "hello", "--port", "0", "--admin-port", "0", "--instances", "2")) {
+    try (ServiceProcess p = socketActivated(port, 2)) {
       try (Socket first = connectOnceListening(port)) {
         assertThat(p.awaitExit(START)).isEqualTo(2);
       }
@@ -165,6 +163,12 @@ class LauncherProcessTest {
           "portshare: LISTEN_FDS=1 gives 1 listening socket but --mode reuseport with --instances 2 (--instances) "
               + "serves 2, one per instance");
     }
+  }
+
+  /** The hello service under systemd-socket-activate on {@code port}: started by the first connection. */
+  private static ServiceProcess socketActivated(int port, int instances) throws IOException {
+    return ServiceProcess.launchUnder(List.of("systemd-socket-activate", "-l", "127.0.0.1:" + port), Map.of(),
+        "--service", "hello", "--port", "0", "--admin-port", "0", "--instances", Integer.toString(instances));
   }
 
   /** The first connection, once systemd-socket-activate listens (it starts as its own process). */

@@ -9,32 +9,13 @@ import java.util.Optional;
  * first turns do on a busy machine (interpreted code, class loading): a turn of the loop that
  * reads N connections takes N times that long.
  */
-final class SlowTurnService implements ServiceDescriptor {
+final class SlowTurnService extends TestService {
 
   private final Duration perRead;
 
   SlowTurnService(Duration perRead) {
+    super("slow-turn", "echoes, holding its event loop on every read");
     this.perRead = perRead;
-  }
-
-  @Override
-  public String name() {
-    return "slow-turn";
-  }
-
-  @Override
-  public String description() {
-    return "slow-turn: echoes, holding its event loop on every read";
-  }
-
-  @Override
-  public int defaultPort() {
-    return 0;
-  }
-
-  @Override
-  public int defaultAdminPort() {
-    return 0;
   }
 
   @Override

@@ -4,7 +4,6 @@ import io.portshare.kit.ServiceProcess;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Connections of one transaction each, in a row: afterwards the server's open descriptors and its
@@ -19,9 +18,7 @@ final class ShortConnections {
 
   static ScenarioResult run(SoakConfig cfg, long count) throws Exception {
     int port = cfg.port(0, 0);
-    try (ServiceProcess s = ServiceProcess.launchJar(cfg.rpcJar(), Map.of(), "--port", Integer.toString(port),
-        "--admin-port", Integer.toString(port + 1), "--host", "127.0.0.1", "--instances", "2")
-        .awaitReady(Duration.ofSeconds(60))) {
+    try (ServiceProcess s = SoakConfig.serve(cfg.rpcJar(), port)) {
       long warm = Math.min(5_000, Math.max(1_000, count / 10));
       RpcLoad warmUp = RpcLoad.oneShot(port, CLIENT_THREADS, warm);
       warmUp.await();

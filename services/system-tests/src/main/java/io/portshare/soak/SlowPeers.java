@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -40,9 +39,7 @@ final class SlowPeers {
   static ScenarioResult slowloris(SoakConfig cfg) throws Exception {
     int port = cfg.port(6, 0);
     ExecutorService pool = Executors.newCachedThreadPool();
-    try (ServiceProcess s = ServiceProcess.launchJar(cfg.staticJar(), Map.of(), "--port", Integer.toString(port),
-        "--admin-port", Integer.toString(port + 1), "--host", "127.0.0.1", "--instances", "2",
-        "--header-timeout", "1s").awaitReady(Duration.ofSeconds(60))) {
+    try (ServiceProcess s = SoakConfig.serve(cfg.staticJar(), port, "--header-timeout", "1s")) {
       AtomicBoolean stop = new AtomicBoolean();
       Future<long[]> good = pool.submit(() -> goodHttp(port, stop));
       List<Future<Boolean>> slow = new ArrayList<>();
@@ -131,9 +128,7 @@ final class SlowPeers {
     int port = cfg.port(7, 0);
     ExecutorService pool = Executors.newCachedThreadPool();
     ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
-    try (ServiceProcess s = ServiceProcess.launchJar(cfg.rpcJar(), Map.of(), "--port", Integer.toString(port),
-        "--admin-port", Integer.toString(port + 1), "--host", "127.0.0.1", "--instances", "2",
-        "--idle-timeout", "2s").awaitReady(Duration.ofSeconds(60))) {
+    try (ServiceProcess s = SoakConfig.serve(cfg.rpcJar(), port, "--idle-timeout", "2s")) {
       long rss0 = s.rssBytes();
       try (RpcLoad good = RpcLoad.persistent(port, 2)) {
         List<Future<Boolean>> stalls = new ArrayList<>();

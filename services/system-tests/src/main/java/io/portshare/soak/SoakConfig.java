@@ -1,10 +1,13 @@
 package io.portshare.soak;
 
+import io.portshare.kit.ServiceProcess;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +25,17 @@ record SoakConfig(Path rpcJar, Path staticJar, Path deployDir, int portBase, lon
     return new SoakConfig(root.resolve("rpc-server/target/portshare-rpc-server.jar"),
         root.resolve("static-server/target/portshare-static-server.jar"), root.resolve("deploy"), portBase,
         20_000, 2_000, 2, 1, Duration.ofSeconds(3));
+  }
+
+  /**
+   * A service jar as the scenarios start it: two instances on loopback, traffic on {@code port},
+   * admin on {@code port + 1}, {@code flags} after those; returned once ready.
+   */
+  static ServiceProcess serve(Path jar, int port, String... flags) throws IOException, InterruptedException {
+    List<String> all = new ArrayList<>(List.of("--port", Integer.toString(port), "--admin-port",
+        Integer.toString(port + 1), "--host", "127.0.0.1", "--instances", "2"));
+    all.addAll(List.of(flags));
+    return ServiceProcess.launchJar(jar, Map.of(), all.toArray(String[]::new)).awaitReady(Duration.ofSeconds(60));
   }
 
   private static final Map<String, Integer> FREE_BLOCKS = new ConcurrentHashMap<>();

@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -41,11 +40,10 @@ final class TermInFlight {
   static ScenarioResult rpc(SoakConfig cfg) throws Exception {
     int port = cfg.port(4, 0);
     ExecutorService pool = Executors.newCachedThreadPool();
-    try (ServiceProcess s = ServiceProcess.launchJar(cfg.rpcJar(), Map.of(), "--port", Integer.toString(port),
-        "--admin-port", Integer.toString(port + 1), "--host", "127.0.0.1", "--instances", "2",
+    try (ServiceProcess s = SoakConfig.serve(cfg.rpcJar(), port,
         // Cold, as the harness starts it: the SIGTERM lands while the event loops may still have
         // connections in their accept queues, and the drain must accept and answer those too.
-        "--drain-timeout", "20s").awaitReady(Duration.ofSeconds(60))) {
+        "--drain-timeout", "20s")) {
       CountDownLatch written = new CountDownLatch(RPC_CONNECTIONS);
       CountDownLatch termed = new CountDownLatch(1);
       List<Future<Long>> answered = new ArrayList<>();
@@ -103,9 +101,7 @@ final class TermInFlight {
     new Random(5).nextBytes(big);
     Files.write(root.resolve("big.bin"), big);
     ExecutorService pool = Executors.newCachedThreadPool();
-    try (ServiceProcess s = ServiceProcess.launchJar(cfg.staticJar(), Map.of(), "--port", Integer.toString(port),
-        "--admin-port", Integer.toString(port + 1), "--host", "127.0.0.1", "--instances", "2",
-        "--root", root.toString(), "--drain-timeout", "30s").awaitReady(Duration.ofSeconds(60))) {
+    try (ServiceProcess s = SoakConfig.serve(cfg.staticJar(), port, "--root", root.toString(), "--drain-timeout", "30s")) {
       CountDownLatch started = new CountDownLatch(HTTP_CONNECTIONS);
       CountDownLatch termed = new CountDownLatch(1);
       List<Future<Boolean>> complete = new ArrayList<>();

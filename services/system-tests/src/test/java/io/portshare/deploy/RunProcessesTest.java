@@ -31,29 +31,67 @@ class RunProcessesTest {
 
   private static final Pattern STARTED = Pattern.compile("rpc #(\\d) started \\(pid (\\d+)");
 
-  /** {@code deploy/run-processes.sh rpc-server 2} on the ports given, its output collected in {@code log}. */
-  private static Process runProcesses(int port, int admin, List<String> log)
-      throws IOException, InterruptedException {
-    // SIGHUP at its default whatever runs the tests (nohup would leave it ignored across exec).
-    ProcessBuilder pb = new ProcessBuilder("env", "--default-signal=HUP", "bash",
-        Jars.ROOT.resolve("deploy/run-processes.sh").toString(),
-        "rpc-server", "2").redirectErrorStream(true);
-    pb.environment().put("PORTSHARE_PORT", Integer.toString(port));
-    pb.environment().put("PORTSHARE_ADMIN_PORT", Integer.toString(admin));
-    pb.environment().put("SERVICE_JAR", Jars.of("rpc-server").toString());
-    Process script = pb.start();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader in = new BufferedReader(new InputStreamReader(script.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line; (line = in.readLine()) != null; ) {
-          log.add(line);
+  /**
+   * {@code deploy/run-processes.sh rpc-server 2} on a free port (admin ports A and A+1), its output
+   * collected in {@link #log}; closing kills whatever of it is left.
+   */
+  private static final class Supervised implements AutoCloseable {
+    final int port;
+    final int admin;
+    final List<String> log = new CopyOnWriteArrayList<>();
+    final Process script;
+
+    Supervised() throws IOException, InterruptedException {
+      port = freePort();
+      admin = freePortPair();
+      // SIGHUP at its default whatever runs the tests (nohup would leave it ignored across exec).
+      ProcessBuilder pb = new ProcessBuilder("env", "--default-signal=HUP", "bash",
+          Jars.ROOT.resolve("deploy/run-processes.sh").toString(),
+          "rpc-server", "2").redirectErrorStream(true);
+      pb.environment().put("PORTSHARE_PORT", Integer.toString(port));
+      pb.environment().put("PORTSHARE_ADMIN_PORT", Integer.toString(admin));
+      pb.environment().put("SERVICE_JAR", Jars.of("rpc-server").toString());
+      script = pb.start();
+      Thread reader = new Thread(() -> {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(script.getInputStream(), StandardCharsets.UTF_8))) {
+          for (String line; (line = in.readLine()) != null; ) {
+            log.add(line);
+          }
+        } catch (IOException e) {
+          // the script ended
         }
-      } catch (IOException e) {
-        // the script ended
-      }
-    });
-    reader.setDaemon(true);
-    reader.start();
-    return script;
+      });
+      reader.setDaemon(true);
+      reader.start();
+    }
+
+    /** Both processes report ready. */
+    Supervised awaitReady() {
+      await().atMost(Duration.ofSeconds(120)).until(() -> ready(admin) && ready(admin + 1));
+      return this;
+    }
+
+    void signal(String name) throws IOException, InterruptedException {
+      signal(name, script.pid());
+    }
+
+    static void signal(String name, long pid) throws IOException, InterruptedException {
+      new ProcessBuilder("kill", "-" + name, Long.toString(pid)).start().waitFor();
+    }
+
+    /** SIGTERM drains both processes: the supervisor exits 0 and nothing listens on the port any more. */
+    void terminateCleanly() throws IOException, InterruptedException {
+      signal("TERM");
+      assertThat(script.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(script.exitValue()).as("exit code; log:\n%s", String.join("\n", log)).isZero();
+      assertThat(listeners(port)).as("listeners left on the port").isZero();
+    }
+
+    @Override
+    public void close() {
+      script.descendants().forEach(ProcessHandle::destroyForcibly);
+      script.destroyForcibly();
+    }
   }
 
   /** One-transaction connections in a loop until stopped, counting answers, refusals and other errors. */
@@ -95,109 +133,80 @@ class RunProcessesTest {
 
   @Test
   void sighupReplacesBothProcessesWithoutAFailedTransactionAndSigtermLeavesNothingBehind() throws Exception {
-    int port = freePort();
-    int admin = freePortPair();
-    List<String> log = new CopyOnWriteArrayList<>();
-    Process script = runProcesses(port, admin, log);
-    try {
-      await().atMost(Duration.ofSeconds(120)).until(() -> ready(admin) && ready(admin + 1));
-      OneShotClient client = new OneShotClient(port);
+    try (Supervised run = new Supervised().awaitReady()) {
+      List<String> log = run.log;
+      OneShotClient client = new OneShotClient(run.port);
       client.start();
       await().atMost(Duration.ofSeconds(30)).until(() -> client.ok.get() > 0);
 
-      new ProcessBuilder("kill", "-HUP", Long.toString(script.pid())).start().waitFor();
+      run.signal("HUP");
       await().atMost(Duration.ofSeconds(240)).until(() -> log.stream().anyMatch(l -> l.contains("every child replaced")));
       long okAfterRoll = client.ok.get();
       await().atMost(Duration.ofSeconds(30)).until(() -> client.ok.get() > okAfterRoll);
       client.finish();
 
-      assertThat(script.isAlive()).as("the supervisor outlives SIGHUP").isTrue();
+      assertThat(run.script.isAlive()).as("the supervisor outlives SIGHUP").isTrue();
       assertThat(pidOf(log, 0, 2)).isNotEqualTo(pidOf(log, 0, 1));
       assertThat(pidOf(log, 1, 2)).isNotEqualTo(pidOf(log, 1, 1));
       assertThat(log).anyMatch(l -> l.contains("rpc #0 (pid " + pidOf(log, 0, 1) + ") drained and exited with code 0"));
-      assertThat(listeners(port)).isEqualTo(2);
+      assertThat(listeners(run.port)).isEqualTo(2);
       assertThat(client.refused.get()).as("connections refused").isZero();
       assertThat(client.otherErrors).as("errors among %d transactions", client.ok.get()).isEmpty();
 
-      new ProcessBuilder("kill", "-TERM", Long.toString(script.pid())).start().waitFor();
-      assertThat(script.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(script.exitValue()).as("exit code; log:\n%s", String.join("\n", log)).isZero();
-      assertThat(listeners(port)).as("listeners left on the port").isZero();
-    } finally {
-      if (script.isAlive()) {
-        script.descendants().forEach(ProcessHandle::destroyForcibly);
-        script.destroyForcibly();
-      }
+      run.terminateCleanly();
     }
   }
 
   @Test
   void aSupervisorKilledWithSigkillLeavesNoProcessBehindOnThePort() throws Exception {
-    int port = freePort();
-    int admin = freePortPair();
-    List<String> log = new CopyOnWriteArrayList<>();
-    Process script = runProcesses(port, admin, log);
-    try {
-      await().atMost(Duration.ofSeconds(120)).until(() -> ready(admin) && ready(admin + 1));
-      List<ProcessHandle> children = script.children().collect(Collectors.toList());
+    try (Supervised run = new Supervised().awaitReady()) {
+      List<ProcessHandle> children = run.script.children().collect(Collectors.toList());
       assertThat(children).hasSize(2);
 
-      script.destroyForcibly();
+      run.script.destroyForcibly();
 
       // Each child drains and exits once its supervisor is gone: no orphan keeps serving the port.
       // (Their output went through the supervisor, so what they say now is lost.)
       await().atMost(Duration.ofSeconds(60)).until(() -> children.stream().noneMatch(ProcessHandle::isAlive));
-      assertThat(listeners(port)).as("listeners left on the port").isZero();
-    } finally {
-      script.descendants().forEach(ProcessHandle::destroyForcibly);
-      script.destroyForcibly();
+      assertThat(listeners(run.port)).as("listeners left on the port").isZero();
     }
   }
 
   @Test
   void aKilledProcessIsRestartedAndThePortKeepsAnswering() throws Exception {
-    int port = freePort();
-    int admin = freePortPair();
-    List<String> log = new CopyOnWriteArrayList<>();
-    Process script = runProcesses(port, admin, log);
-    OneShotClient client = new OneShotClient(port);
-    try {
-      await().atMost(Duration.ofSeconds(120)).until(() -> ready(admin) && ready(admin + 1));
-      assertThat(listeners(port)).as("two SO_REUSEPORT listeners on port " + port).isEqualTo(2);
-      client.start();
-      await().atMost(Duration.ofSeconds(30)).until(() -> client.ok.get() > 0);
+    try (Supervised run = new Supervised().awaitReady()) {
+      List<String> log = run.log;
+      assertThat(listeners(run.port)).as("two SO_REUSEPORT listeners on port " + run.port).isEqualTo(2);
+      OneShotClient client = new OneShotClient(run.port);
+      try {
+        client.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> client.ok.get() > 0);
 
-      long victim = pidOf(log, 1, 1);
-      new ProcessBuilder("kill", "-KILL", Long.toString(victim)).start().waitFor();
-      ProcessHandle.of(victim).ifPresent(h -> h.onExit().join());
-      // The client waits out a connection queued on the dead process's socket; probes that give up
-      // after 500 ms show the survivor answering meanwhile.
-      long okWhileDead = probe(port, 10);
-      await().atMost(Duration.ofSeconds(120)).until(() -> startsOf(log, 1) == 2);
-      await().atMost(Duration.ofSeconds(120)).until(() -> ready(admin + 1));
-      long okAtRestart = client.ok.get();
-      await().atMost(Duration.ofSeconds(30)).until(() -> client.ok.get() > okAtRestart);
-      client.finish();
+        long victim = pidOf(log, 1, 1);
+        Supervised.signal("KILL", victim);
+        ProcessHandle.of(victim).ifPresent(h -> h.onExit().join());
+        // The client waits out a connection queued on the dead process's socket; probes that give up
+        // after 500 ms show the survivor answering meanwhile.
+        long okWhileDead = probe(run.port, 10);
+        await().atMost(Duration.ofSeconds(120)).until(() -> startsOf(log, 1) == 2);
+        await().atMost(Duration.ofSeconds(120)).until(() -> ready(run.admin + 1));
+        long okAtRestart = client.ok.get();
+        await().atMost(Duration.ofSeconds(30)).until(() -> client.ok.get() > okAtRestart);
+        client.finish();
 
-      assertThat(log).anyMatch(l -> l.contains("rpc #1 (pid " + victim + ") died with code 137"));
-      assertThat(pidOf(log, 1, 2)).isNotEqualTo(victim);
-      assertThat(listeners(port)).isEqualTo(2);
-      assertThat(okWhileDead).as("transactions answered while process #1 was dead").isPositive();
-      assertThat(client.refused.get()).as("connections refused").isZero();
-      // Only a connection the killed process had accepted can break: the client has one at a time.
-      assertThat(client.otherErrors.size()).as("errors %s among %d transactions", client.otherErrors,
-          client.ok.get()).isLessThanOrEqualTo(1);
+        assertThat(log).anyMatch(l -> l.contains("rpc #1 (pid " + victim + ") died with code 137"));
+        assertThat(pidOf(log, 1, 2)).isNotEqualTo(victim);
+        assertThat(listeners(run.port)).isEqualTo(2);
+        assertThat(okWhileDead).as("transactions answered while process #1 was dead").isPositive();
+        assertThat(client.refused.get()).as("connections refused").isZero();
+        // Only a connection the killed process had accepted can break: the client has one at a time.
+        assertThat(client.otherErrors.size()).as("errors %s among %d transactions", client.otherErrors,
+            client.ok.get()).isLessThanOrEqualTo(1);
 
-      new ProcessBuilder("kill", "-TERM", Long.toString(script.pid())).start().waitFor();
-      assertThat(script.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(script.exitValue()).as("exit code; log:\n%s", String.join("\n", log)).isZero();
-      assertThat(log).anyMatch(l -> l.contains("all stopped"));
-      assertThat(listeners(port)).as("listeners left on the port").isZero();
-    } finally {
-      client.runs.set(false);
-      if (script.isAlive()) {
-        script.descendants().forEach(ProcessHandle::destroyForcibly);
-        script.destroyForcibly();
+        run.terminateCleanly();
+        assertThat(log).anyMatch(l -> l.contains("all stopped"));
+      } finally {
+        client.runs.set(false);
       }
     }
   }

@@ -56,20 +56,11 @@ final class RpcCalibrateCommand implements Callable<Integer> {
   Duration generatorWarmup;
 
   @Mixin
-  LoadOptions load = new LoadOptions();
-
-  @Mixin
-  RpcServers servers = new RpcServers();
-
-  @Mixin
-  ColumnsOption columns = new ColumnsOption();
-
-  @Mixin
-  OutDir reports = new OutDir();
+  RpcTableOptions common = new RpcTableOptions();
 
   @Override
   public Integer call() throws IOException {
-    List<Column> cols = columns.parse();
+    List<Column> cols = common.columns();
     if (pairs < 1) {
       throw new IllegalArgumentException("invalid value for --pairs: " + pairs + "; expected at least 1");
     }
@@ -78,15 +69,15 @@ final class RpcCalibrateCommand implements Callable<Integer> {
         throw new IllegalArgumentException("invalid value for --targets: \"" + t + "\"; expected " + String.join("|", TARGETS));
       }
     }
-    CLoadTool c = CLoadTool.at(load.cLoad);
+    CLoadTool c = CLoadTool.at(common.load.cLoad);
     int cpus = Runtime.getRuntime().availableProcessors();
-    List<String> cEcho = targets.contains("c-echo") ? servers.cEcho(port, cpus) : List.of();
+    List<String> cEcho = targets.contains("c-echo") ? common.servers.cEcho(port, cpus) : List.of();
     if (targets.contains("rpc-server")) {
-      servers.requireJar();
+      common.servers.requireJar();
     }
-    Path dir = reports.thisRun("-calibrate");
+    Path dir = common.reports.thisRun("-calibrate");
     Map<String, String> meta = new LinkedHashMap<>();
-    LoadSpec base = load.spec("127.0.0.1", port, 64, 1);
+    LoadSpec base = common.load.spec("127.0.0.1", port, 64, 1);
     String command = BenchMain.commandLine(BenchMain.lastArgs);
     meta.put("command", command);
     meta.putAll(Machine.describe());
@@ -94,8 +85,8 @@ final class RpcCalibrateCommand implements Callable<Integer> {
         + " threads and " + base.connections() + " connections each; warm-up " + base.warmup().toMillis()
         + " ms, measured " + base.duration().toMillis() + " ms per run");
     meta.put("pairs", pairs + " per cell, the order alternating (generator first in odd pairs)");
-    meta.put("servers", "c-echo: " + servers.cEcho + " -t " + cpus + "; rpc-server: " + servers.jar() + " --instances " + cpus
-        + " --mode reuseport");
+    meta.put("servers", "c-echo: " + common.servers.cEcho + " -t " + cpus + "; rpc-server: " + common.servers.jar()
+        + " --instances " + cpus + " --mode reuseport");
     meta.put("load average at start", Machine.loadAverage());
     System.out.println("RPC calibration: " + targets.size() + " server(s) x " + cols.size() + " cells x " + pairs
         + " pairs; load average " + meta.get("load average at start") + "; reports in " + dir);
@@ -197,7 +188,7 @@ final class RpcCalibrateCommand implements Callable<Integer> {
     if (target.equals("c-echo")) {
       return ServerProcesses.startPlain(cEcho, "127.0.0.1", targetPort, logDir, "calibrate-c-echo");
     }
-    return ServerProcesses.start(servers.rpcServer("reuseport", cpus, "127.0.0.1", targetPort), targetPort + 1, logDir,
+    return ServerProcesses.start(common.servers.rpcServer("reuseport", cpus, "127.0.0.1", targetPort), targetPort + 1, logDir,
         "calibrate-rpc-server");
   }
 

@@ -52,23 +52,14 @@ final class RpcMatrixCommand implements Callable<Integer> {
   Duration serverWarmup;
 
   @Mixin
-  LoadOptions load = new LoadOptions();
+  RpcTableOptions common = new RpcTableOptions();
 
   @Mixin
   EngineOptions engine = new EngineOptions();
 
-  @Mixin
-  RpcServers servers = new RpcServers();
-
-  @Mixin
-  ColumnsOption columns = new ColumnsOption();
-
-  @Mixin
-  OutDir reports = new OutDir();
-
   @Override
   public Integer call() throws IOException {
-    List<Column> cols = columns.parse();
+    List<Column> cols = common.columns();
     if (rounds < 1) {
       throw new IllegalArgumentException("invalid value for --rounds: " + rounds + "; expected at least 1");
     }
@@ -79,7 +70,7 @@ final class RpcMatrixCommand implements Callable<Integer> {
         throw new IllegalArgumentException("invalid value for --workers: " + w + "; expected 1..1024");
       }
     }
-    LoadEngine load0 = engine.engine(load);
+    LoadEngine load0 = engine.engine(common.load);
     String host = "127.0.0.1";
     int trafficPort = port;
     List<RpcMatrix.RowPlan> plans = new ArrayList<>();
@@ -101,23 +92,23 @@ final class RpcMatrixCommand implements Callable<Integer> {
         }
       }
       if (wanted.stream().anyMatch(m -> !m.equals("c-epoll"))) {
-        servers.requireJar();
+        common.servers.requireJar();
       }
       for (int w : counts) {
         for (String m : wanted) {
           if (m.equals("c-epoll")) {
-            if (!explicit && !servers.hasCEcho()) {
+            if (!explicit && !common.servers.hasCEcho()) {
               continue; // the C peer is optional
             }
-            plans.add(new RpcMatrix.RowPlan(m, w, List.of(servers.cEcho(port, w)), true));
+            plans.add(new RpcMatrix.RowPlan(m, w, List.of(common.servers.cEcho(port, w)), true));
           } else {
-            plans.add(new RpcMatrix.RowPlan(m, w, servers.rpcServer(m, w, host, port), false));
+            plans.add(new RpcMatrix.RowPlan(m, w, common.servers.rpcServer(m, w, host, port), false));
           }
         }
       }
     }
-    Path dir = reports.thisRun("");
-    LoadSpec base = load.spec(host, trafficPort, 64, 1);
+    Path dir = common.reports.thisRun("");
+    LoadSpec base = common.load.spec(host, trafficPort, 64, 1);
     Map<String, String> meta = meta(base, rounds, load0);
     System.out.println("RPC matrix (" + load0.describe() + "): " + plans.size() + " rows x " + cols.size() + " columns x " + rounds
         + " round(s), about " + estimateSeconds(base, plans.size() * cols.size() * rounds, plans.size() * rounds)
@@ -158,7 +149,7 @@ final class RpcMatrixCommand implements Callable<Integer> {
     m.putAll(Machine.describe());
     m.put("target", target != null ? target + (engine.knowsServer() ? "" : " (server CPU not known: give --server-pid)")
         : "rpc-server started per row on " + s.host() + ":" + s.port()
-        + " (" + servers.jar() + ", JVM " + String.join(" ", servers.jvmOptions()) + ")");
+        + " (" + common.servers.jar() + ", JVM " + String.join(" ", common.servers.jvmOptions()) + ")");
     m.put("load generator", load0.describe() + ", " + s.eventLoops() + " threads, " + s.connections()
         + " connections, " + (s.openLoop() ? "open loop at " + s.ratePerSecond() + " requests/s" : "closed loop"));
     m.put("CPU", "client = the generator's process, server = the server processes, user + system from /proc over "

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The checks of `deploy/k8s.sh local-test`, made against the running containers (their processes,
 # cgroups, sockets and answers), each compared with what the rendered manifest asks for.
-# Run by deploy/k8s-local.sh with WORK (its dev.yaml, bench-pod.yaml) set, the pods
-# of k8s/overlays/dev playing. Prints one line per check; exit 0 only if every check held.
+# Run by deploy/k8s-local.sh with WORK (its dev.yaml, bench-pod.yaml) and SERVICES (the Deployments
+# dev.yaml renders) set, the pods of k8s/overlays/dev playing. Every service gets the container and
+# stop checks; static-server, rpc-server and the bench Job also get their own answers checked.
+# Prints one line per check; exit 0 only if every check held.
 # CONNECTIONS (default 10000) keep-alive connections are held against static-server.
 set -uo pipefail
 
 . "$(dirname "$0")/lib.sh"
 work="$WORK"
+services="$SERVICES"
 connections="${CONNECTIONS:-10000}"
 failures=0
 
@@ -219,14 +222,14 @@ check_stop() {
   fi
 }
 
-for s in rpc-server static-server; do check_container "$s"; done
+for s in $services; do check_container "$s"; done
 echo "== answers"
 check_static_site
 check_rpc_echo
 check_bench
 check_connections
 echo "== stop"
-for s in rpc-server static-server; do check_stop "$s"; done
+for s in $services; do check_stop "$s"; done
 
 if [ "$failures" -eq 0 ]; then
   echo "local-test: every check held"

@@ -3,8 +3,11 @@
 # (called by deploy/k8s.sh local | local-test | local-down):
 #   1. a base image made from Debian's packages with mmdebstrap (OpenJDK 17), cached under
 #      target/image-base/ (delete it to rebuild);
-#   2. the rpc-server, static-server and bench images built on it by Jib, offline, and loaded;
-#   3. k8s/overlays/dev rendered with kubectl kustomize and played with `podman kube play`.
+#   2. k8s/overlays/dev (and bench, for its Job) rendered with kubectl kustomize;
+#   3. the image of every service the dev overlay renders (each Deployment's, so a service that
+#      deploy/new-service.sh added to k8s/base is one of them) and the bench Job's, built on that
+#      base by Jib, offline, and loaded;
+#   4. the dev overlay played with `podman kube play`.
 # The images keep their names (portshare-SERVICE:VERSION resolve to the loaded localhost/ images),
 # so the manifests are played exactly as rendered. podman plays Pods and Deployments (one pod
 # each) with their ConfigMaps; it ignores Services, the HPA, PodDisruptionBudgets and
@@ -18,7 +21,6 @@ base_dir="$root/target/image-base"
 # Debian's OpenJDK 17 headless JRE on a minimal bookworm; the cache key is this recipe.
 base_suite=bookworm
 base_packages=openjdk-17-jre-headless,ca-certificates
-export PODMAN_PODS="rpc-server-pod-0 static-server-pod-0 bench-rpc"
 
 die() { echo "k8s local: $*" >&2; exit 1; }
 
@@ -76,37 +78,55 @@ arch() {
   esac
 }
 
+# The services: the Deployments the dev overlay renders, in its order.
+services() {
+  yq -r 'select(.kind == "Deployment") | .metadata.name' "$work/dev.yaml"
+}
+
+# The modules whose images the rendered Deployments and the bench Job run, as the system tests
+# read them: registry/portshare-MODULE:TAG is MODULE's image.
+image_modules() {
+  yq -r 'select(.kind == "Deployment" or .kind == "Job") | .spec.template.spec.containers[].image
+      | sub("^.*/"; "") | sub(":.*$"; "") | sub("^portshare-"; "")' "$work/dev.yaml" "$work/bench.yaml" \
+    | awk '!seen[$0]++'
+}
+
+# Every image the renders name, and the holder of local-test's connections (services/system-tests).
 images() {
-  local tar
+  local tar modules
   tar="$(base_image)"
-  echo "k8s local: building the images (Jib, base tar://$tar)" >&2
+  modules="$(image_modules | paste -sd, -)"
+  echo "k8s local: building the images of ${modules//,/, } (Jib, base tar://$tar)" >&2
   (cd "$root" && ./mvnw -B -q -Pimage package -DskipTests "-Dimage.base=tar://$tar" \
-      "-Djib.from.platforms=linux/$(arch)" -pl rpc-server,static-server,bench,services/system-tests -am) >&2
-  for m in rpc-server static-server bench; do
+      "-Djib.from.platforms=linux/$(arch)" -pl "$modules,services/system-tests" -am) >&2
+  for m in $(image_modules); do
     podman load --quiet -i "$root/$m/target/jib-image.tar" >&2
   done
 }
 
-render_dev() {
+render() {
   kubectl kustomize "$root/k8s/overlays/dev" > "$work/dev.yaml"
+  kubectl kustomize "$root/k8s/overlays/bench" > "$work/bench.yaml"
 }
 
 # podman plays Pods, not Jobs: the bench Job's pod template becomes a Pod of the same spec. The
 # Service name it targets resolves, as a cluster's DNS would, to the rpc-server pod (RPC_IP).
 render_bench() {
-  kubectl kustomize "$root/k8s/overlays/bench" \
-    | yq -y --arg ip "$1" 'select(.kind == "Job") | {apiVersion: "v1", kind: "Pod",
+  yq -y --arg ip "$1" 'select(.kind == "Job") | {apiVersion: "v1", kind: "Pod",
         metadata: {name: .metadata.name, labels: .spec.template.metadata.labels},
         spec: (.spec.template.spec + {hostAliases: [{ip: $ip, hostnames: ["rpc-server"]}]})}' \
-    > "$work/bench-pod.yaml"
+    "$work/bench.yaml" > "$work/bench-pod.yaml"
 }
 
-# Removes the pods, and the volumes podman made for their emptyDirs and ConfigMaps (named as in
-# the pod specs), so that no run sees what an earlier one left.
+# Removes the pods the renders play (a Deployment's pod is NAME-pod-0, a Pod keeps its name), and
+# the volumes podman made for their emptyDirs and ConfigMaps (named as in the pod specs), so that no
+# run sees what an earlier one left.
 down() {
-  for p in $PODMAN_PODS; do
-    podman pod rm --force --ignore "$p" >/dev/null 2>&1 || true
-  done
+  local f
+  for f in "$work/dev.yaml" "$work/bench-pod.yaml"; do
+    [ -f "$f" ] || continue
+    yq -r 'if .kind == "Deployment" then "\(.metadata.name)-pod-0" elif .kind == "Pod" then .metadata.name else empty end' "$f"
+  done | sort -u | while read -r p; do podman pod rm --force --ignore "$p" >/dev/null 2>&1 || true; done
   for f in "$work/dev.yaml" "$work/bench-pod.yaml"; do
     [ -f "$f" ] || continue
     yq -r 'select(.kind == "Deployment" or .kind == "Pod") | (.spec.template.spec // .spec).volumes[]
@@ -121,13 +141,15 @@ pod_ip() {
 up() {
   need podman kubectl yq curl
   podman_env
-  images
+  # What the last run played, then what this one will: its pods and volumes go first.
   down
-  render_dev
+  render
+  down
+  images
   # podman without systemd cannot schedule healthchecks; the probes are checked by local-test.
   podman kube play --quiet "$work/dev.yaml" > "$work/play.log" 2>&1 \
     || { cat "$work/play.log" >&2; die "podman kube play failed"; }
-  for s in rpc-server static-server; do
+  for s in $(services); do
     wait_ready "$s"
   done
   render_bench "$(pod_ip rpc-server)"
@@ -155,7 +177,7 @@ probe() {
 }
 
 print_addresses() {
-  for s in rpc-server static-server; do
+  for s in $(services); do
     local ip; ip="$(pod_ip "$s")"
     echo "$s: pod $s-pod-0 at $ip; ports $(yq -r --arg d "$s" \
       'select(.kind == "Deployment" and .metadata.name == $d) | .spec.template.spec.containers[0].ports | map("\(.name) \(.containerPort)") | join(", ")' \
@@ -168,10 +190,11 @@ print_addresses() {
 case "${1:-}" in
   local) up; print_addresses ;;
   local-test)
-    up
     trap 'down' EXIT
-    WORK="$work" bash "$root/deploy/k8s-local-checks.sh"
+    up
+    WORK="$work" SERVICES="$(services)" bash "$root/deploy/k8s-local-checks.sh"
     ;;
-  local-down) need podman; podman_env; down ;;
+  # The pods of the last render; with none left (a clean target/), the tree's own.
+  local-down) need podman yq; podman_env; [ -f "$work/dev.yaml" ] || { need kubectl; render; }; down ;;
   *) echo "usage: deploy/k8s-local.sh local|local-test|local-down" >&2; exit 2 ;;
 esac

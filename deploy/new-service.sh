@@ -96,6 +96,7 @@ cat > "$root/$module/pom.xml" <<EOF
 
     <dependency><groupId>io.vertx</groupId><artifactId>vertx-junit5</artifactId><scope>test</scope></dependency>
     <dependency><groupId>org.assertj</groupId><artifactId>assertj-core</artifactId><scope>test</scope></dependency>
+    <dependency><groupId>io.portshare</groupId><artifactId>portshare-runtime</artifactId><type>test-jar</type><scope>test</scope></dependency>
   </dependencies>
 
   <build>
@@ -179,42 +180,39 @@ package $pkg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
-import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @ExtendWith(VertxExtension.class)
 class ${class}ServiceTest {
 
-  private ServiceRuntime runtime;
-
-  @AfterEach
-  void stop() {
-    if (runtime != null) {
-      runtime.stop(Duration.ofSeconds(1));
-    }
-  }
+  /** Stops every service a test starts, after the test. */
+  @RegisterExtension
+  final Runtimes runtimes = new Runtimes();
 
   @Test
   void answersWithTheDefaultGreeting(Vertx vertx, VertxTestContext test) {
-    runtime = ServiceRuntime.start(new ${class}Service(), "--port", "0", "--admin-port", "0", "--instances", "2");
-    get(vertx, test, "hello from $name\n");
+    ServiceRuntime runtime = runtimes.start(new ${class}Service(), "--port", "0", "--admin-port", "0",
+        "--instances", "2");
+    get(vertx, test, runtime, "hello from $name\n");
   }
 
   @Test
   void theGreetingIsAnOption(Vertx vertx, VertxTestContext test) {
-    runtime = ServiceRuntime.start(new ${class}Service(), "--port", "0", "--admin-port", "0", "--greeting", "hi");
-    get(vertx, test, "hi\n");
+    ServiceRuntime runtime = runtimes.start(new ${class}Service(), "--port", "0", "--admin-port", "0",
+        "--greeting", "hi");
+    get(vertx, test, runtime, "hi\n");
   }
 
-  private void get(Vertx vertx, VertxTestContext test, String expected) {
+  private void get(Vertx vertx, VertxTestContext test, ServiceRuntime runtime, String expected) {
     vertx.createHttpClient().request(HttpMethod.GET, runtime.port(), "127.0.0.1", "/")
         .compose(req -> req.send())
         .compose(res -> res.body().map(body -> {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.portshare.rpc.client.RpcClient;
 import io.portshare.rpc.client.RpcClientOptions;
 import io.portshare.rpc.client.RpcConnection;
+import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.kit.PrometheusText;
 import io.portshare.kit.RpcWire;
@@ -21,9 +22,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -31,21 +32,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 @ExtendWith(VertxExtension.class)
 class EchoServerTest {
 
+  @RegisterExtension
+  final Runtimes runtimes = new Runtimes();
   private ServiceRuntime runtime;
 
   private ServiceRuntime start(String... extra) {
     List<String> flags = new ArrayList<>(List.of("--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
         "--instances", "2", "--mode", "shared"));
     flags.addAll(List.of(extra));
-    runtime = ServiceRuntime.start(new RpcService(), flags.toArray(String[]::new));
+    runtime = runtimes.start(new RpcService(), flags.toArray(String[]::new));
     return runtime;
-  }
-
-  @AfterEach
-  void stop() {
-    if (runtime != null) {
-      runtime.stop(Duration.ofSeconds(2));
-    }
   }
 
   static <T> T get(Future<T> f) throws Exception {

@@ -3,29 +3,23 @@ package io.portshare.rpc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.kit.PrometheusText;
+import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.Socket;
-import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The RPC warm-up exchange is answered on every instance and none of it counts as transactions. */
 class EchoWarmUpTest {
 
-  private ServiceRuntime runtime;
-
-  @AfterEach
-  void stop() {
-    if (runtime != null) {
-      runtime.stop(Duration.ofSeconds(1));
-    }
-  }
+  @RegisterExtension
+  final Runtimes runtimes = new Runtimes();
 
   @Test
   void warmUpFramesAreAnsweredOnEveryInstanceAndStayOutOfTheTransactionCount() throws IOException {
-    runtime = ServiceRuntime.start(new RpcService(), "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
+    ServiceRuntime runtime = runtimes.start(new RpcService(), "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
         "--instances", "2", "--warmup", "2s");
     PrometheusText metrics = PrometheusText.parse(runtime.registry().scrape());
 

@@ -4,30 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.kit.PrometheusText;
 import io.portshare.kit.RpcWire;
+import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import java.io.ByteArrayOutputStream;
-import java.time.Duration;
 import java.util.Arrays;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** --max-connection-age: an old connection is closed as the drain closes it, every frame answered. */
 class MaxConnectionAgeTest {
 
+  @RegisterExtension
+  final Runtimes runtimes = new Runtimes();
   private ServiceRuntime runtime;
-
-  @AfterEach
-  void stop() {
-    if (runtime != null) {
-      runtime.stop(Duration.ofSeconds(2));
-    }
-  }
 
   private void start(String... more) {
     String[] flags = {"--port", "0", "--admin-port", "0", "--host", "127.0.0.1", "--instances", "1"};
     String[] all = Arrays.copyOf(flags, flags.length + more.length);
     System.arraycopy(more, 0, all, flags.length, more.length);
-    runtime = ServiceRuntime.start(new RpcService(), all);
+    runtime = runtimes.start(new RpcService(), all);
   }
 
   @Test

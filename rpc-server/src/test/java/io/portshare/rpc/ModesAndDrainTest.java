@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.portshare.rpc.client.RpcClient;
 import io.portshare.rpc.client.RpcClientOptions;
+import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.kit.PrometheusText;
 import io.portshare.kit.RpcWire;
@@ -20,9 +21,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -33,17 +34,12 @@ class ModesAndDrainTest {
   private static final int CONNECTIONS = 10_000;
   private static final int CONCURRENT = 32;
 
+  @RegisterExtension
+  final Runtimes runtimes = new Runtimes();
   private ServiceRuntime runtime;
 
-  @AfterEach
-  void stop() {
-    if (runtime != null) {
-      runtime.stop(Duration.ofSeconds(2));
-    }
-  }
-
   private ServiceRuntime start(String mode) {
-    runtime = ServiceRuntime.start(new RpcService(), "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
+    runtime = runtimes.start(new RpcService(), "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
         "--instances", "2", "--mode", mode);
     return runtime;
   }

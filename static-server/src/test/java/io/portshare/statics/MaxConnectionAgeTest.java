@@ -9,11 +9,12 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
 import io.portshare.kit.HttpWire;
+import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** --max-connection-age: an old keep-alive connection gets Connection: close on its next answer. */
@@ -23,17 +24,14 @@ class MaxConnectionAgeTest {
 
   @TempDir
   Path root;
-  private ServiceRuntime runtime;
-
-  @AfterEach
-  void stop() {
-    TestServers.stop(runtime);
-  }
+  @RegisterExtension
+  final Runtimes runtimes = new Runtimes();
 
   @Test
   void theFirstAnswerAfterTheAgeSaysCloseAndTheServerCloses() throws Exception {
     Files.writeString(root.resolve("a.txt"), "hello");
-    runtime = TestServers.start(root, "--max-connection-age", "300ms");
+    ServiceRuntime runtime = runtimes.start(new StaticService(),
+        TestServers.flags(root, "--max-connection-age", "300ms"));
     try (HttpWire c = new HttpWire(runtime.port())) {
       HttpWire.Response young = c.send(KEEP_ALIVE_GET).read(false);
       assertThat(young.status()).isEqualTo(200);
@@ -52,7 +50,7 @@ class MaxConnectionAgeTest {
   @Test
   void offByDefault() throws Exception {
     Files.writeString(root.resolve("a.txt"), "hello");
-    runtime = TestServers.start(root);
+    ServiceRuntime runtime = runtimes.start(new StaticService(), TestServers.flags(root));
     try (HttpWire c = new HttpWire(runtime.port())) {
       c.send(KEEP_ALIVE_GET).read(false);
       Thread.sleep(500);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.portshare.kit.HttpWire;
+import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,9 +12,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** --no-sendfile: the same answers through the copying path, counted as copied, leaving no file open. */
@@ -21,6 +22,8 @@ class NoSendfileTest {
 
   @TempDir
   static Path tmp;
+  @RegisterExtension
+  static final Runtimes runtimes = new Runtimes();
   static ServiceRuntime rt;
   static int port;
   static byte[] big;
@@ -32,13 +35,8 @@ class NoSendfileTest {
     StaticServerTest.Site.populate(root, tmp.resolve("outside"));
     bigFile = root.resolve("big.bin");
     big = Files.readAllBytes(bigFile);
-    rt = TestServers.start(root, "--no-sendfile");
+    rt = runtimes.start(new StaticService(), TestServers.flags(root, "--no-sendfile"));
     port = rt.port();
-  }
-
-  @AfterAll
-  static void stop() {
-    TestServers.stop(rt);
   }
 
   @Test

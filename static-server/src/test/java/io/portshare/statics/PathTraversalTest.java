@@ -3,14 +3,15 @@ package io.portshare.statics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.kit.HttpWire;
+import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,6 +25,8 @@ class PathTraversalTest {
 
   @TempDir
   static Path tmp;
+  @RegisterExtension
+  static final Runtimes runtimes = new Runtimes();
   static ServiceRuntime rt;
   static int port;
   static Path outside;
@@ -33,13 +36,8 @@ class PathTraversalTest {
     Path root = Files.createDirectories(tmp.resolve("root"));
     outside = tmp.resolve("outside");
     StaticServerTest.Site.populate(root, outside);
-    rt = TestServers.start(root, "--listing");
+    rt = runtimes.start(new StaticService(), TestServers.flags(root, "--listing"));
     port = rt.port();
-  }
-
-  @AfterAll
-  static void stop() {
-    TestServers.stop(rt);
   }
 
   @ParameterizedTest

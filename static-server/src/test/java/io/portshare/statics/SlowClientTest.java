@@ -3,13 +3,14 @@ package io.portshare.statics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.kit.HttpWire;
+import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Slowloris: a head trickled byte by byte is cut by the header timeout; an idle keep-alive connection is not. */
@@ -17,19 +18,16 @@ class SlowClientTest {
 
   @TempDir
   static Path root;
+  @RegisterExtension
+  static final Runtimes runtimes = new Runtimes();
   static ServiceRuntime rt;
   static int port;
 
   @BeforeAll
   static void start() throws IOException {
     Files.writeString(root.resolve("hello.txt"), "hello\n");
-    rt = TestServers.start(root, "--header-timeout", "500ms");
+    rt = runtimes.start(new StaticService(), TestServers.flags(root, "--header-timeout", "500ms"));
     port = rt.port();
-  }
-
-  @AfterAll
-  static void stop() {
-    TestServers.stop(rt);
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.portshare.kit.HttpWire;
+import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.kit.PrometheusText;
 import java.io.ByteArrayInputStream;
@@ -24,9 +25,9 @@ import java.util.Random;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -45,6 +46,8 @@ class StaticServerTest {
   static Path tmp;
   static Path root;
   static byte[] big;
+  @RegisterExtension
+  static final Runtimes runtimes = new Runtimes();
   static ServiceRuntime rt;
   static int port;
 
@@ -60,13 +63,8 @@ class StaticServerTest {
     big = Files.readAllBytes(root.resolve("big.bin"));
     String[] flags = Stream.concat(Stream.of("--memory-max", "32KiB"),
         Arrays.stream(extra)).toArray(String[]::new);
-    rt = TestServers.start(root, flags);
+    rt = runtimes.start(new StaticService(), TestServers.flags(root, flags));
     port = rt.port();
-  }
-
-  @AfterAll
-  static void stop() {
-    TestServers.stop(rt);
   }
 
   @Test

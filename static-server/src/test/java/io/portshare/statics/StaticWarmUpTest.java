@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.kit.PrometheusText;
 import io.portshare.runtime.RuntimeSettings;
+import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.runtime.Settings;
 import java.io.IOException;
@@ -13,8 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The static warm-up asks for the root's index only, on every instance, and counts no request. */
@@ -22,17 +23,14 @@ class StaticWarmUpTest {
 
   @TempDir
   Path root;
-  private ServiceRuntime runtime;
-
-  @AfterEach
-  void stop() {
-    TestServers.stop(runtime);
-  }
+  @RegisterExtension
+  final Runtimes runtimes = new Runtimes();
 
   @Test
   void warmUpRequestsStayOutOfTheRequestCount() throws IOException {
     Files.writeString(root.resolve("index.html"), "<p>home</p>");
-    runtime = TestServers.start(root, "--instances", "2", "--warmup", "2s");
+    ServiceRuntime runtime = runtimes.start(new StaticService(),
+        TestServers.flags(root, "--instances", "2", "--warmup", "2s"));
     PrometheusText metrics = PrometheusText.parse(runtime.registry().scrape());
 
     assertThat(metrics.value("portshare_warmup_exchanges", "outcome", "answered").orElseThrow()).isGreaterThan(0);
@@ -49,7 +47,8 @@ class StaticWarmUpTest {
   @Test
   void aRootWithoutAnIndexIsWarmedWithoutReadingItsFiles() throws IOException {
     Files.writeString(root.resolve("private.txt"), "not for the warm-up");
-    runtime = TestServers.start(root, "--warmup", "1s", "--listing");
+    ServiceRuntime runtime = runtimes.start(new StaticService(),
+        TestServers.flags(root, "--warmup", "1s", "--listing"));
     PrometheusText metrics = PrometheusText.parse(runtime.registry().scrape());
 
     // Answered (404 for a name that is not there), and nothing of the root's own was sent.

@@ -7,15 +7,16 @@ import io.portshare.kit.LogCapture;
 import io.portshare.kit.RawExchange;
 import io.portshare.kit.RpcWire;
 import io.portshare.rpc.RpcService;
+import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.kit.PrometheusText;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Random and mutated byte streams against a real echo server: each is answered exactly as the
@@ -28,28 +29,27 @@ class RpcFuzzTest {
 
   private static final int MAX_PAYLOAD = 4096;
 
+  @RegisterExtension
+  final Runtimes runtimes = new Runtimes();
+
   @Test
   void hostileStreamsAreAnsweredByTheProtocolAndHarmNoOtherClient() throws Exception {
     try (LogCapture log = LogCapture.attach()) {
-      ServiceRuntime rt = ServiceRuntime.start(new RpcService(), "--port", "0", "--admin-port", "0",
+      ServiceRuntime rt = runtimes.start(new RpcService(), "--port", "0", "--admin-port", "0",
           "--host", "127.0.0.1", "--instances", "2", "--mode", "shared", "--max-frame", MAX_PAYLOAD + "B",
           "--idle-timeout", "5s");
-      try {
-        FuzzRun.Outcome run = FuzzRun.run(rt.port(), r -> RpcStreams.generate(r, MAX_PAYLOAD), RpcFuzzTest::check,
-            RpcFuzzTest::describe, RpcFuzzTest::wellBehavedClient);
+      FuzzRun.Outcome run = FuzzRun.run(rt.port(), r -> RpcStreams.generate(r, MAX_PAYLOAD), RpcFuzzTest::check,
+          RpcFuzzTest::describe, RpcFuzzTest::wellBehavedClient);
 
-        assertThat(run.failures()).as("cases answered otherwise than the protocol says").isEmpty();
-        assertThat(run.served().errors()).as("errors seen by the well-behaved client").isZero();
-        assertThat(run.served().exchanges()).as("transactions of the well-behaved client").isPositive();
-        PrometheusText metrics = PrometheusText.parse(rt.registry().scrape());
-        assertThat(metrics.named("portshare_rpc_connection_errors_total").stream()
-            .filter(m -> "other".equals(m.labels().get("kind"))).mapToDouble(PrometheusText.Sample::value).sum())
-            .as("exceptions caught in the echo handler").isZero();
-        assertThat(metrics.sum("portshare_rpc_frames_rejected_total")).as("oversized lengths rejected").isPositive();
-        assertThat(log.warningsAndErrors()).as("warnings and errors logged").isEmpty();
-      } finally {
-        rt.stop(Duration.ofSeconds(2));
-      }
+      assertThat(run.failures()).as("cases answered otherwise than the protocol says").isEmpty();
+      assertThat(run.served().errors()).as("errors seen by the well-behaved client").isZero();
+      assertThat(run.served().exchanges()).as("transactions of the well-behaved client").isPositive();
+      PrometheusText metrics = PrometheusText.parse(rt.registry().scrape());
+      assertThat(metrics.named("portshare_rpc_connection_errors_total").stream()
+          .filter(m -> "other".equals(m.labels().get("kind"))).mapToDouble(PrometheusText.Sample::value).sum())
+          .as("exceptions caught in the echo handler").isZero();
+      assertThat(metrics.sum("portshare_rpc_frames_rejected_total")).as("oversized lengths rejected").isPositive();
+      assertThat(log.warningsAndErrors()).as("warnings and errors logged").isEmpty();
     }
   }
 

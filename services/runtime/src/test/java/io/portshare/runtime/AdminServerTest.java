@@ -10,27 +10,23 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.junit5.VertxExtension;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @ExtendWith(VertxExtension.class)
 class AdminServerTest {
 
+  @RegisterExtension
+  static final Runtimes runtimes = new Runtimes();
   private static ServiceRuntime runtime;
 
   @BeforeAll
   static void start() {
-    runtime = ServiceRuntime.start(new HelloService(), "--port", "0", "--admin-port", "0", "--instances", "2",
+    runtime = runtimes.start(new HelloService(), "--port", "0", "--admin-port", "0", "--instances", "2",
         "--mode", "shared");
-  }
-
-  @AfterAll
-  static void stop() {
-    runtime.stop(Duration.ofSeconds(1));
   }
 
   private static HttpResponse<Buffer> get(Vertx vertx, String path) throws Exception {

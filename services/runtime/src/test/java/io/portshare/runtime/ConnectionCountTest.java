@@ -10,7 +10,7 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -20,19 +20,14 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class ConnectionCountTest {
 
+  @RegisterExtension
+  final Runtimes runtimes = new Runtimes();
   private ServiceRuntime runtime;
-
-  @AfterEach
-  void stop() {
-    if (runtime != null) {
-      runtime.stop(Duration.ofSeconds(1));
-    }
-  }
 
   @ParameterizedTest(name = "--mode {0} --accept-on-event-loop={1}")
   @CsvSource({"reuseport, true", "reuseport, false", "shared, true", "pinned, true"})
   void openAndAcceptedFollowTheClientsSockets(String mode, boolean acceptOnEventLoop) throws Exception {
-    runtime = ServiceRuntime.start(new HelloService(), "--port", "0", "--admin-port", "0", "--instances", "2",
+    runtime = runtimes.start(new HelloService(), "--port", "0", "--admin-port", "0", "--instances", "2",
         "--mode", mode, "--accept-on-event-loop=" + acceptOnEventLoop);
     List<Socket> clients = new ArrayList<>();
     try {

@@ -10,8 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * SIGTERM on a cold server: connections its event loop has not accepted yet wait in the listener's
@@ -22,14 +22,8 @@ class DrainAcceptQueueTest {
 
   private static final int CLIENTS = 40;
 
-  private ServiceRuntime runtime;
-
-  @AfterEach
-  void stop() {
-    if (runtime != null) {
-      runtime.stop(Duration.ofSeconds(1));
-    }
-  }
+  @RegisterExtension
+  final Runtimes runtimes = new Runtimes();
 
   /**
    * Each read holds the loop 100 ms, as a cold loop's first turns do: a loop that took one
@@ -38,8 +32,9 @@ class DrainAcceptQueueTest {
    */
   @Test
   void connectionsQueuedBehindASlowEventLoopAreAnsweredByTheDrain() throws Exception {
-    runtime = ServiceRuntime.start(new SlowTurnService(Duration.ofMillis(100)), "--port", "0", "--admin-port", "0",
-        "--host", "127.0.0.1", "--instances", "1", "--mode", "reuseport", "--drain-timeout", "20s");
+    ServiceRuntime runtime = runtimes.start(new SlowTurnService(Duration.ofMillis(100)), "--port", "0",
+        "--admin-port", "0", "--host", "127.0.0.1", "--instances", "1", "--mode", "reuseport",
+        "--drain-timeout", "20s");
     List<Socket> clients = new ArrayList<>();
     try {
       for (int i = 0; i < CLIENTS; i++) {

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The runtime on listening sockets it is given (systemd's LISTEN_FDS, a supervisor's hand-over):
@@ -30,12 +31,14 @@ import org.junit.jupiter.api.Test;
 class InheritedSocketsTest {
 
   private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+  @RegisterExtension
+  final Runtimes runtimes = new Runtimes();
   private final List<Integer> fds = new ArrayList<>();
-  private final List<ServiceRuntime> runtimes = new ArrayList<>();
 
   @AfterEach
-  void cleanUp() {
-    runtimes.forEach(r -> r.stop(Duration.ofMillis(500)));
+  void closeSockets() {
+    // The sockets outlive the runtimes they were handed to.
+    runtimes.stopAll();
     fds.forEach(RawListeners::close);
   }
 
@@ -54,10 +57,7 @@ class InheritedSocketsTest {
     List<String> all = new ArrayList<>(List.of(flags));
     all.add("--warmup=0");
     Settings settings = Settings.resolve(RuntimeSettings.options(new HelloService()), all, Map.of());
-    ServiceRuntime rt = ServiceRuntime.start(new HelloService(), settings,
-        InheritedSockets.of(List.copyOf(fds), "test", null));
-    runtimes.add(rt);
-    return rt;
+    return runtimes.start(new HelloService(), settings, InheritedSockets.of(List.copyOf(fds), "test", null));
   }
 
   @Test
@@ -103,7 +103,6 @@ class InheritedSocketsTest {
     assertThat(get(port)).contains("200 OK");
 
     first.stop(Duration.ofSeconds(2));
-    runtimes.remove(first);
 
     assertThat(ReuseportSteering.listeningOn(port)).as("the socket outlives the drained instance").isEqualTo(1);
     try (Socket waiting = new Socket()) {

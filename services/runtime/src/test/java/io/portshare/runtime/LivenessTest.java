@@ -15,14 +15,18 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** /health/live follows the service's event loops: a loop that stops running turns it down. */
 @ExtendWith(VertxExtension.class)
 class LivenessTest {
 
+  @RegisterExtension
+  final Runtimes runtimes = new Runtimes();
+
   @Test
   void aBlockedServiceLoopTurnsLivenessDownAndBackUpWhenItRunsAgain(Vertx vertx) throws Exception {
-    ServiceRuntime rt = ServiceRuntime.start(new HelloService(), "--port", "0", "--admin-port", "0",
+    ServiceRuntime rt = runtimes.start(new HelloService(), "--port", "0", "--admin-port", "0",
         "--instances", "2", "--mode", "reuseport", "--liveness-timeout", "500ms");
     CountDownLatch release = new CountDownLatch(1);
     try {
@@ -48,7 +52,6 @@ class LivenessTest {
       await().atMost(Duration.ofSeconds(10)).until(() -> live(vertx, rt).statusCode() == 200);
     } finally {
       release.countDown();
-      rt.stop(Duration.ofSeconds(1));
     }
   }
 

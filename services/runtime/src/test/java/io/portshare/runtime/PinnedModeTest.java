@@ -11,15 +11,14 @@ import java.net.Socket;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,14 +31,9 @@ class PinnedModeTest {
   /** Enough connections that plain reuseport hashing would send some to the other loop (2^-24 chance it doesn't). */
   private static final int CONNECTIONS_PER_CPU = 24;
 
+  @RegisterExtension
+  final Runtimes runtimes = new Runtimes();
   private ServiceRuntime runtime;
-
-  @AfterEach
-  void stop() {
-    if (runtime != null) {
-      runtime.stop(Duration.ofSeconds(1));
-    }
-  }
 
   private static int[] allowedCpus() {
     assumeTrue(Transport.EPOLL.available(), "native epoll transport (Linux)");
@@ -52,7 +46,7 @@ class PinnedModeTest {
     int[] cpus = allowedCpus();
     assumeTrue(cpus.length >= 2, "at least 2 CPUs");
     assumeTrue(!transport.equals("io_uring") || Transport.IO_URING.available(), "io_uring allowed here");
-    runtime = ServiceRuntime.start(new CpuProbeService(), "--port", "0", "--admin-port", "0", "--instances", "2",
+    runtime = runtimes.start(new CpuProbeService(), "--port", "0", "--admin-port", "0", "--instances", "2",
         "--mode", "pinned", "--transport", transport);
     assertThat(runtime.mode()).isEqualTo(ScalingMode.PINNED);
     assertThat(runtime.transport()).isEqualTo(transport);
@@ -89,7 +83,7 @@ class PinnedModeTest {
       }
       Settings settings = Settings.resolve(RuntimeSettings.options(new CpuProbeService()), List.of("--port", "0",
           "--admin-port", "0", "--instances", "2", "--mode", "pinned", "--warmup=0"), Map.of());
-      runtime = ServiceRuntime.start(new CpuProbeService(), settings, InheritedSockets.of(fds, "test", null));
+      runtime = runtimes.start(new CpuProbeService(), settings, InheritedSockets.of(fds, "test", null));
       assertThat(runtime.mode()).isEqualTo(ScalingMode.PINNED);
       String processCpus = CpuProbeService.cpusAllowedList("/proc/self/status");
       for (int k = 0; k < 2; k++) {
@@ -98,10 +92,8 @@ class PinnedModeTest {
         assertThat(connectFromCpu(cpus[k], port, CONNECTIONS_PER_CPU)).allMatch(expected::equals, expected);
       }
     } finally {
-      if (runtime != null) {
-        runtime.stop(Duration.ofSeconds(1));
-        runtime = null;
-      }
+      // The sockets outlive the runtime they were handed to.
+      runtimes.stopAll();
       fds.forEach(RawListeners::close);
     }
   }
@@ -109,7 +101,7 @@ class PinnedModeTest {
   @Test
   void moreInstancesThanCpusFallsBackToUnpinnedReuseport() throws Exception {
     int[] cpus = allowedCpus();
-    runtime = ServiceRuntime.start(new CpuProbeService(), "--port", "0", "--admin-port", "0",
+    runtime = runtimes.start(new CpuProbeService(), "--port", "0", "--admin-port", "0",
         "--instances", Integer.toString(cpus.length + 1), "--mode", "pinned");
 
     assertThat(runtime.mode()).isEqualTo(ScalingMode.REUSEPORT);
@@ -119,7 +111,7 @@ class PinnedModeTest {
   @Test
   void nioTransportFallsBackToUnpinnedReuseport() throws Exception {
     int[] cpus = allowedCpus();
-    runtime = ServiceRuntime.start(new CpuProbeService(), "--port", "0", "--admin-port", "0", "--instances", "1",
+    runtime = runtimes.start(new CpuProbeService(), "--port", "0", "--admin-port", "0", "--instances", "1",
         "--mode", "pinned", "--transport", "nio");
 
     assertThat(runtime.mode()).isEqualTo(ScalingMode.REUSEPORT);
@@ -135,7 +127,7 @@ class PinnedModeTest {
       foreign.setOption(StandardSocketOptions.SO_REUSEPORT, true);
       foreign.bind(new InetSocketAddress("0.0.0.0", 0));
       int port = ((InetSocketAddress) foreign.getLocalAddress()).getPort();
-      runtime = ServiceRuntime.start(new CpuProbeService(), "--port", Integer.toString(port), "--admin-port", "0",
+      runtime = runtimes.start(new CpuProbeService(), "--port", Integer.toString(port), "--admin-port", "0",
           "--instances", "2", "--mode", "pinned");
     }
 

@@ -16,13 +16,12 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.transport.Transport;
 import io.vertx.junit5.VertxExtension;
 import java.net.ServerSocket;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -30,19 +29,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 @ExtendWith(VertxExtension.class)
 class ScalingModesTest {
 
-  private ServiceRuntime runtime;
-
-  @AfterEach
-  void stop() {
-    if (runtime != null) {
-      runtime.stop(Duration.ofSeconds(1));
-    }
-  }
+  @RegisterExtension
+  final Runtimes runtimes = new Runtimes();
 
   @ParameterizedTest(name = "{0} with 2 instances listens on {1} socket(s)")
   @CsvSource({"reuseport, 2", "shared, 1"})
   void listeningSocketsPerMode(String mode, int sockets, Vertx client) throws Exception {
-    runtime = ServiceRuntime.start(new HelloService(), "--port", "0", "--admin-port", "0", "--instances", "2",
+    ServiceRuntime runtime = runtimes.start(new HelloService(), "--port", "0", "--admin-port", "0", "--instances", "2",
         "--mode", mode);
 
     assertThat(ReuseportSteering.listeningOn(runtime.port())).isEqualTo(sockets);
@@ -53,7 +46,7 @@ class ScalingModesTest {
   @CsvSource({"reuseport, epoll", "shared, epoll", "reuseport, io_uring", "shared, io_uring", "shared, nio"})
   void connectionsSpreadOverLoops(String mode, String transport, Vertx client) throws Exception {
     assumeTrue(!transport.equals("io_uring") || Transport.IO_URING.available(), "io_uring allowed here");
-    runtime = ServiceRuntime.start(new HelloService(), "--port", "0", "--admin-port", "0", "--instances", "2",
+    ServiceRuntime runtime = runtimes.start(new HelloService(), "--port", "0", "--admin-port", "0", "--instances", "2",
         "--mode", mode, "--transport", transport);
     assertThat(runtime.transport()).isEqualTo(transport);
     // A new connection per request, from many source ports: the kernel's reuseport hash and
@@ -86,7 +79,7 @@ class ScalingModesTest {
     try (ServerSocket probe = new ServerSocket(0)) {
       port = probe.getLocalPort();
     }
-    runtime = ServiceRuntime.start(new HelloService(), "--port", Integer.toString(port), "--admin-port", "0",
+    ServiceRuntime runtime = runtimes.start(new HelloService(), "--port", Integer.toString(port), "--admin-port", "0",
         "--instances", "3", "--mode", "reuseport");
 
     assertThat(runtime.port()).isEqualTo(port);

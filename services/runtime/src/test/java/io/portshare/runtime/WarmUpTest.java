@@ -12,28 +12,21 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The warm-up before ready reaches every instance's listener and stays out of the traffic counts. */
 class WarmUpTest {
 
-  private ServiceRuntime runtime;
-
-  @AfterEach
-  void stop() {
-    if (runtime != null) {
-      runtime.stop(Duration.ofSeconds(1));
-    }
-  }
+  @RegisterExtension
+  final Runtimes runtimes = new Runtimes();
 
   private ServiceRuntime start(String mode, String warmup) {
-    return ServiceRuntime.start(new HelloService(), "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
+    return runtimes.start(new HelloService(), "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
         "--instances", "2", "--mode", mode, "--warmup", warmup);
   }
 
@@ -45,7 +38,7 @@ class WarmUpTest {
           "pinned needs epoll and 2 CPUs");
     }
     // Short enough to end at the bound on a busy machine: what matters is where the traffic went.
-    runtime = start(mode, "2s");
+    ServiceRuntime runtime = start(mode, "2s");
     PrometheusText metrics = PrometheusText.parse(runtime.registry().scrape());
 
     double warmUp0 = metrics.value("portshare_warmup_connections_total", "loop", "0").orElseThrow();
@@ -71,7 +64,7 @@ class WarmUpTest {
 
   @Test
   void zeroTurnsItOffAndStartTimesSaySo() {
-    runtime = start("reuseport", "0");
+    ServiceRuntime runtime = start("reuseport", "0");
     PrometheusText metrics = PrometheusText.parse(runtime.registry().scrape());
 
     assertThat(metrics.sum("portshare_warmup_connections_total")).isZero();
@@ -132,7 +125,7 @@ class WarmUpTest {
         });
       }
     };
-    runtime = ServiceRuntime.start(mute, "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
+    ServiceRuntime runtime = runtimes.start(mute, "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
         "--instances", "1", "--warmup", "20s");
 
     assertThat(runtime.startTimes().warmUpEnded()).isEqualTo("failing");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.portshare.kit.FuzzRun;
 import io.portshare.kit.LogCapture;
 import io.portshare.kit.RawExchange;
+import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.kit.PrometheusText;
 import io.portshare.statics.StaticService;
@@ -27,6 +28,7 @@ import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -50,6 +52,8 @@ class StaticFuzzTest {
 
   @TempDir
   static Path root;
+  @RegisterExtension
+  final Runtimes runtimes = new Runtimes();
 
   @Test
   void hostileRequestsGetCleanAnswersAndHarmNoOtherClient() throws Exception {
@@ -61,28 +65,24 @@ class StaticFuzzTest {
     Files.write(root.resolve("big.bin"), big);
 
     try (LogCapture log = LogCapture.attach()) {
-      ServiceRuntime rt = ServiceRuntime.start(new StaticService(), "--port", "0", "--admin-port", "0",
+      ServiceRuntime rt = runtimes.start(new StaticService(), "--port", "0", "--admin-port", "0",
           "--host", "127.0.0.1", "--instances", "2", "--mode", "shared", "--root", root.toString(),
           "--header-timeout", "1s", "--idle-timeout", "2s");
-      try {
-        FuzzRun.Outcome run = FuzzRun.run(rt.port(), HttpRequests::generate, StaticFuzzTest::check,
-            StaticFuzzTest::describe, (port, stopped) -> wellBehavedClient(port, stopped, big));
+      FuzzRun.Outcome run = FuzzRun.run(rt.port(), HttpRequests::generate, StaticFuzzTest::check,
+          StaticFuzzTest::describe, (port, stopped) -> wellBehavedClient(port, stopped, big));
 
-        assertThat(run.failures()).as("cases answered badly").isEmpty();
-        assertThat(run.served().errors()).as("errors seen by the well-behaved client").isZero();
-        assertThat(run.served().exchanges()).as("requests of the well-behaved client").isPositive();
-        PrometheusText metrics = PrometheusText.parse(rt.registry().scrape());
-        // Every 505 a client saw was counted, and every 5xx counted is one of HeadGuard's version
-        // refusals (a 505 after a body that does not end in LF is not seen by the scan above).
-        assertThat(metrics.named("portshare_static_requests_total").stream()
-            .filter(m -> "5xx".equals(m.labels().get("status"))).mapToDouble(PrometheusText.Sample::value).sum())
-            .as("5xx answers counted").isGreaterThanOrEqualTo(fiveOhFives.get())
-            .isLessThanOrEqualTo(metrics.sum("portshare_static_bad_versions_total"));
-        assertThat(fiveOhFives.get()).as("505s seen (HTTP/2.0 and HTTP/1.2 are generated)").isPositive();
-        assertThat(log.warningsAndErrors()).as("warnings and errors logged").isEmpty();
-      } finally {
-        rt.stop(Duration.ofSeconds(2));
-      }
+      assertThat(run.failures()).as("cases answered badly").isEmpty();
+      assertThat(run.served().errors()).as("errors seen by the well-behaved client").isZero();
+      assertThat(run.served().exchanges()).as("requests of the well-behaved client").isPositive();
+      PrometheusText metrics = PrometheusText.parse(rt.registry().scrape());
+      // Every 505 a client saw was counted, and every 5xx counted is one of HeadGuard's version
+      // refusals (a 505 after a body that does not end in LF is not seen by the scan above).
+      assertThat(metrics.named("portshare_static_requests_total").stream()
+          .filter(m -> "5xx".equals(m.labels().get("status"))).mapToDouble(PrometheusText.Sample::value).sum())
+          .as("5xx answers counted").isGreaterThanOrEqualTo(fiveOhFives.get())
+          .isLessThanOrEqualTo(metrics.sum("portshare_static_bad_versions_total"));
+      assertThat(fiveOhFives.get()).as("505s seen (HTTP/2.0 and HTTP/1.2 are generated)").isPositive();
+      assertThat(log.warningsAndErrors()).as("warnings and errors logged").isEmpty();
     }
   }
 

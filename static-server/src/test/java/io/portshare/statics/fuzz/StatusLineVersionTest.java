@@ -2,6 +2,7 @@ package io.portshare.statics.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.statics.StaticService;
 import java.io.IOException;
@@ -9,10 +10,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,19 +24,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class StatusLineVersionTest {
 
+  @RegisterExtension
+  static final Runtimes runtimes = new Runtimes();
   static ServiceRuntime rt;
 
   @BeforeAll
   static void start() {
-    rt = ServiceRuntime.start(new StaticService(), "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
+    rt = runtimes.start(new StaticService(), "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
         "--instances", "1", "--header-timeout", "1s");
-  }
-
-  @AfterAll
-  static void stop() {
-    if (rt != null) {
-      rt.stop(Duration.ofSeconds(1));
-    }
   }
 
   /** HeadGuard's whole answer, byte for byte: the status, no body, and the close announced. */

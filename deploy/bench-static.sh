@@ -13,6 +13,7 @@
 # SERVER_JAVA_OPTS (--server-jvm-options). Needs wrk and nginx (Debian: apt-get install wrk nginx-light).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. deploy/lib.sh
 
 invoked=()
 flags=()
@@ -25,11 +26,7 @@ for pair in DURATION=--duration ROUNDS=--rounds CONNS=--connections THREADS=--th
   invoked+=("$var=$(printf '%q' "${!var}")")
   value=${!var}
   [ "$var" = WARMUP ] && [[ "$value" =~ ^[0-9]+$ ]] && value=${value}s
-  given=no
-  for a in "$@"; do
-    case "$a" in "$flag"|"$flag"=*) given=yes ;; esac
-  done
-  [ "$given" = yes ] || flags+=("$flag=$value")
+  portshare_given "$flag" "$@" || flags+=("$flag=$value")
 done
 # The reports quote the command as typed (quoted so that it can be pasted back).
 line="${invoked[*]:+${invoked[*]} }deploy/bench-static.sh"

@@ -38,9 +38,7 @@ case "${1:-}" in
   --calibrate) sub=rpc-calibrate; shift ;;
 esac
 remote=no
-for a in "$@"; do
-  case "$a" in --target|--target=*) remote=yes ;; esac
-done
+portshare_given --target "$@" && remote=yes
 
 needed=(bench)
 [ "$remote" = no ] && needed+=(rpc-server)
@@ -59,12 +57,7 @@ if [ "$sub" = "rpc-matrix" ] || [ "$sub" = "rpc-calibrate" ]; then
   fi
   defaults=()
   for pair in "${pairs[@]}"; do
-    flag=${pair%%=*}
-    given=no
-    for a in "$@"; do
-      case "$a" in "$flag"|"$flag"=*) given=yes ;; esac
-    done
-    [ "$given" = yes ] || defaults+=("$pair")
+    portshare_given "${pair%%=*}" "$@" || defaults+=("$pair")
   done
   set -- "${defaults[@]}" "$@"
 fi

@@ -1,9 +1,12 @@
-# Sourced by the deploy scripts: where each module's runnable jar is, and building it when missing.
+# Sourced by the deploy scripts: where each module's runnable jar is, building it when missing, and
+# whether the arguments give a flag.
 #   portshare_jar MODULE        prints MODULE's runnable jar: rpc-server, static-server, bench,
 #                               services/system-tests (the soak)
 #   portshare_need_jars MODULE...
 #                               builds those modules (and what they need) when any of their jars is
 #                               missing; with BUILD=0 it says which is missing and fails instead
+#   portshare_given FLAG ARG... succeeds when the ARGs give FLAG (as FLAG or FLAG=VALUE): a default
+#                               from the environment goes in only for a flag the caller left out
 portshare_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 portshare_jar() {
@@ -27,4 +30,13 @@ portshare_need_jars() {
   fi
   echo "$(basename "$0"): building $modules (./mvnw -q -B -pl $modules -am package -DskipTests)" >&2
   (cd "$portshare_root" && ./mvnw -q -B -pl "$modules" -am package -DskipTests)
+}
+
+portshare_given() {
+  local flag=$1 a
+  shift
+  for a in "$@"; do
+    case "$a" in "$flag"|"$flag"=*) return 0 ;; esac
+  done
+  return 1
 }

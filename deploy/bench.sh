@@ -22,14 +22,16 @@
 # JAVA_OPTS (JVM flags of the load generator). Any other arguments go to the bench CLI
 # (java -jar bench/target/portshare-bench.jar rpc-matrix --help). With --target nothing but the
 # bench jar is needed: the script builds no server and starts none.
+# As root, local runs go in a network namespace of their own (deploy/lib.sh portshare_bench_exec:
+# no connection tracking to fill up and stall the close path); PORTSHARE_BENCH_NETNS=off opts out.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+. deploy/lib.sh
 if [ "${1:-}" = "coldstart" ]; then
   shift
-  exec deploy/bench-coldstart.sh "$@"
+  portshare_bench_exec deploy/bench-coldstart.sh "$@"
 fi
-. deploy/lib.sh
 BENCH_JAR=$(portshare_jar bench)
 
 sub=rpc-matrix
@@ -63,5 +65,9 @@ if [ "$sub" = "rpc-matrix" ] || [ "$sub" = "rpc-calibrate" ]; then
 fi
 # The reports quote the command that made them.
 export PORTSHARE_BENCH_COMMAND="${PORTSHARE_BENCH_COMMAND:-$(env | grep -E '^(ROUNDS|DURATION|WARMUP|CONNECTIONS|PORT)=' | sort | tr '\n' ' ')deploy/bench.sh ${sub} $*}"
+if [ "$remote" = yes ]; then
+  # shellcheck disable=SC2086
+  exec java $JAVA_OPTS -jar "$BENCH_JAR" "$sub" "$@"
+fi
 # shellcheck disable=SC2086
-exec java $JAVA_OPTS -jar "$BENCH_JAR" "$sub" "$@"
+portshare_bench_exec java $JAVA_OPTS -jar "$BENCH_JAR" "$sub" "$@"

@@ -25,8 +25,12 @@ final class FileCache {
   private long memoryUsed;
   private final LinkedHashMap<String, CachedFile> entries;
 
+  /** What a request path names: a {@link CachedFile} to answer with, or a {@link Miss}. */
+  sealed interface Found permits CachedFile, Miss {
+  }
+
   /** What a path is, when it is not a file to answer with. */
-  enum Miss { NOT_FOUND, DIRECTORY_NEEDS_SLASH, DIRECTORY_WITHOUT_INDEX }
+  enum Miss implements Found { NOT_FOUND, DIRECTORY_NEEDS_SLASH, DIRECTORY_WITHOUT_INDEX }
 
   FileCache(Path root, long memoryMax, long memoryBudget) {
     this.root = root;
@@ -58,7 +62,7 @@ final class FileCache {
    * {@link Miss}. Blocking file-system calls (stat, realpath, reading a small file) run here on the
    * event loop, once per path per second: a few microseconds from the page cache, as nginx does.
    */
-  Object load(String rawPath, RequestPath path, long now) {
+  Found load(String rawPath, RequestPath path, long now) {
     CachedFile old = entries.remove(rawPath);
     if (old != null) {
       forget(old);

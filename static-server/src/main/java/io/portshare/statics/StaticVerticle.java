@@ -149,7 +149,7 @@ public final class StaticVerticle extends ServiceVerticle {
         error(req, path.refusal(), path.refusal() == RequestPath.BAD_REQUEST ? BAD_REQUEST : NOT_FOUND);
         return;
       }
-      Object found = cache.load(raw, path, now);
+      FileCache.Found found = cache.load(raw, path, now);
       if (found == FileCache.Miss.DIRECTORY_NEEDS_SLASH) {
         String query = req.query();
         req.response().putHeader(HttpHeaders.LOCATION, raw + "/" + (query == null ? "" : "?" + query));
@@ -163,11 +163,11 @@ public final class StaticVerticle extends ServiceVerticle {
         listing.handle(req);
         return;
       }
-      if (!(found instanceof CachedFile)) {
+      if (!(found instanceof CachedFile cached)) {
         error(req, 404, NOT_FOUND);
         return;
       }
-      file = (CachedFile) found;
+      file = cached;
     }
     serve(req, file, head);
   }

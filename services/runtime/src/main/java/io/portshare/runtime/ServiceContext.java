@@ -85,9 +85,18 @@ public final class ServiceContext {
     return o;
   }
 
-  /** Options for an HTTP server on the service port, with the socket settings the mode needs. */
+  /**
+   * Options for an HTTP/1.1 server on the service port, with the socket settings the mode needs.
+   *
+   * <p>Cleartext HTTP/2 (h2c) is off. With it on, Vert.x holds a new connection in a detector
+   * until its first bytes tell HTTP/2 from HTTP/1; before those arrive the connection has no
+   * HTTP connection behind it, so a server shutdown cannot reach it and a drain waits the whole
+   * {@code --drain-timeout} for a client that connected and sent nothing yet (a pool warming up,
+   * a preconnect). Off, every connection is an HTTP/1.1 one from its first byte: the drain closes
+   * the idle ones at once and lets the ones with a request in flight finish.
+   */
   public HttpServerOptions httpServerOptions() {
-    HttpServerOptions o = new HttpServerOptions();
+    HttpServerOptions o = new HttpServerOptions().setHttp2ClearTextEnabled(false);
     applySocketOptions(o);
     return o;
   }

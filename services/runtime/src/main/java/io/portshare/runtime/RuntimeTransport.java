@@ -235,7 +235,7 @@ final class RuntimeTransport implements Transport {
       // Vert.x has set its child handler by now: Counting wraps it.
       bootstrap.childHandler(new Counting(bootstrap.config().childHandler()));
       if (acceptsOnePerTurn) {
-        bootstrap.option(ChannelOption.RCVBUF_ALLOCATOR, new AcceptsPerTurn());
+        bootstrap.option(ChannelOption.RCVBUF_ALLOCATOR, AcceptsPerTurn.allocator());
       }
       // ServerBootstrap puts this handler before its acceptor, so AcceptErrorHandler sees accept
       // errors first.

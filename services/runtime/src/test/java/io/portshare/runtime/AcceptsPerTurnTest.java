@@ -32,7 +32,7 @@ class AcceptsPerTurnTest {
           @Override
           protected void initChannel(Channel ch) {}
         });
-        return runtimeAllocator ? b.option(ChannelOption.RCVBUF_ALLOCATOR, new AcceptsPerTurn()) : b;
+        return runtimeAllocator ? b.option(ChannelOption.RCVBUF_ALLOCATOR, AcceptsPerTurn.allocator()) : b;
       });
       queued.connect(QUEUED);
       if (transport.equals("epoll")) {

@@ -80,10 +80,8 @@ public final class StaticVerticle extends ServiceVerticle {
         .setIdleTimeout((int) s.idleTimeout().toSeconds())
         .setCompressionSupported(false)
         .setDecompressionSupported(false)
-        // Plain HTTP/1.1 from the first byte: the h2c detector would hold the first bytes until it
-        // could tell HTTP/2 from HTTP/1, out of sight of the header timeout, and the WebSocket
-        // extension handler is one more pipeline stage per connection for nothing.
-        .setHttp2ClearTextEnabled(false)
+        // h2c is off in the runtime's options, so the header timeout sees the first byte; the
+        // WebSocket extension handler would be one more pipeline stage per connection for nothing.
         .setPerFrameWebSocketCompressionSupported(false)
         .setPerMessageWebSocketCompressionSupported(false);
     return service.listen(vertx.createHttpServer(options)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # 100 MB downloads: server CPU-s per GB. static-server (sendfile) and nginx with tcp_nopush on and
 # off, alternated rounds, 20 curl downloads per measurement, each to its own 127.0.0.x.
-# Usage: sf.sh JAR SITE ROUNDS OUTFILE [JVM-OPTS-FOR-B]
+# Usage: sendfile-nopush.sh JAR SITE ROUNDS OUTFILE [JVM-OPTS-FOR-B]
 set -u
 JAR=$1; SITE=$2; ROUNDS=$3; OUT=$4; BOPTS=${5:-}
 HZ=$(getconf CLK_TCK); W=$(mktemp -d); chmod 755 $W; mkdir -p $W/tmp $W/b/tmp; chmod 755 $W/b

@@ -48,7 +48,10 @@ final class ProcessKill {
       try (RpcLoad load = RpcLoad.persistent(port, CLIENTS); RpcLoad fresh = RpcLoad.oneShot(port, 4, 0)) {
         Thread.sleep(loadTime.toMillis() / 2);
         double victimOpen = new AdminPort(admin).metrics().sum("portshare_connections_open");
+        // The long-lived connections only: the one-shot clients' connections come and go, and one the
+        // victim held at the snapshot has usually finished, unbroken, before the kill.
         Map<Long, Long> owners = serverPidByClientPort(port);
+        owners.keySet().retainAll(load.openPorts.stream().map(Long::valueOf).toList());
         long snapshotAt = System.nanoTime();
         long before = load.transactions.get();
         long killStarted = System.nanoTime();

@@ -7,6 +7,8 @@ import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,6 +29,8 @@ final class RpcLoad implements AutoCloseable {
   final AtomicLong brokenConnections = new AtomicLong();
   /** Each broken long-lived connection: {its local port, System.nanoTime() when it connected}. */
   final Queue<long[]> broken = new ConcurrentLinkedQueue<>();
+  /** The local ports of the long-lived connections open now. */
+  final Set<Integer> openPorts = ConcurrentHashMap.newKeySet();
   /** System.nanoTime() at which each failed one-transaction connection began to connect. */
   final Queue<Long> failedStarts = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean stop = new AtomicBoolean();
@@ -104,6 +108,8 @@ final class RpcLoad implements AutoCloseable {
       }
       connections.incrementAndGet();
       long connectedAt = System.nanoTime();
+      int localPort = w.socket().getLocalPort();
+      openPorts.add(localPort);
       try (w) {
         while (more()) {
           w.transact(FRAME);
@@ -112,8 +118,10 @@ final class RpcLoad implements AutoCloseable {
       } catch (IOException e) {
         failedTransactions.incrementAndGet();
         brokenConnections.incrementAndGet();
-        broken.add(new long[] {w.socket().getLocalPort(), connectedAt});
+        broken.add(new long[] {localPort, connectedAt});
         note(e);
+      } finally {
+        openPorts.remove(localPort);
       }
     }
   }

@@ -1,9 +1,9 @@
 package io.portshare.rpc;
 
 import io.netty.channel.ChannelHandlerContext;
+import io.portshare.runtime.NettyAccess;
 import io.portshare.runtime.ServiceVerticle;
 import io.vertx.core.Future;
-import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 import java.util.concurrent.TimeUnit;
@@ -36,14 +36,13 @@ public final class EchoVerticle extends ServiceVerticle {
   }
 
   private void accept(NetSocket socket) {
-    NetSocketInternal internal = (NetSocketInternal) socket;
     RpcMetrics counted = metrics;
     EchoHandler echo = new EchoHandler(maxPayload, counted);
     // The echo handler takes the bytes before Vert.x's handler sees them and handles errors
     // itself; this one only keeps a stray exception from being logged per connection.
     socket.exceptionHandler(t -> counted.otherErrors++);
     socket.shutdownHandler(v -> echo.startDrain());
-    ChannelHandlerContext vertxHandler = internal.channelHandlerContext();
+    ChannelHandlerContext vertxHandler = NettyAccess.handlerContext(socket);
     vertxHandler.pipeline().addBefore(vertxHandler.name(), "rpc-echo", echo);
     long lifetime = service.connectionLifetime().toNanos();
     if (lifetime > 0) {

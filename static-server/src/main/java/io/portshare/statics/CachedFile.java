@@ -1,9 +1,9 @@
 package io.portshare.statics;
 
 import io.netty.buffer.Unpooled;
+import io.portshare.runtime.NettyAccess;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.internal.buffer.BufferInternal;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
@@ -55,7 +55,7 @@ final class CachedFile implements FileCache.Found {
   static Buffer directBuffer(byte[] bytes) {
     ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length);
     direct.put(bytes).flip();
-    return BufferInternal.buffer(Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(direct)));
+    return NettyAccess.buffer(Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(direct)));
   }
 
   boolean sameAs(long size, long modifiedMillis) {

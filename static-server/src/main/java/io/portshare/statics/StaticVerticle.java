@@ -1,6 +1,7 @@
 package io.portshare.statics;
 
 import io.netty.channel.ChannelPipeline;
+import io.portshare.runtime.NettyAccess;
 import io.portshare.runtime.ServiceVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -11,7 +12,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.FileSystemAccess;
 import io.vertx.ext.web.handler.StaticHandler;
@@ -108,8 +108,8 @@ public final class StaticVerticle extends ServiceVerticle {
   }
 
   private void connected(HttpConnection conn) {
-    // Internal API: the Netty pipeline is the only place that sees a request head begin.
-    ChannelPipeline pipeline = ((ConnectionBase) conn).channelHandlerContext().pipeline();
+    // The Netty pipeline is the only place that sees a request head begin.
+    ChannelPipeline pipeline = NettyAccess.handlerContext(conn).pipeline();
     HeadWatch watch = new HeadWatch(pipeline);
     pipeline.addBefore("handler", null, new HeadGuard(metrics));
     long lifetime = service.connectionLifetime().toNanos();

@@ -2,8 +2,8 @@ package io.portshare.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.portshare.kit.Ci;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,7 +38,8 @@ class CLoadToolTest {
   @Test
   void aRealRunAgainstAnEchoServerCountsAndChecksEveryEcho() throws Exception {
     Path source = Path.of("peers/c-echo/rpcload.c").toAbsolutePath();
-    assumeTrue(Files.isRegularFile(source) && onPath("gcc"), "needs gcc and the C source");
+    assertThat(source).isRegularFile();
+    Ci.require(onPath("gcc"), "gcc is not installed (.ci/run installs it): rpcload is not built and run");
     Path binary = dir.resolve("rpcload");
     Process gcc = new ProcessBuilder("gcc", "-O2", "-pthread", "-o", binary.toString(), source.toString())
         .inheritIO().start();

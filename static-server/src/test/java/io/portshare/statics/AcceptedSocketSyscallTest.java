@@ -1,8 +1,8 @@
 package io.portshare.statics;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.portshare.kit.Ci;
 import io.portshare.kit.HttpWire;
 import io.portshare.kit.ServiceProcess;
 import io.vertx.core.transport.Transport;
@@ -29,12 +29,9 @@ class AcceptedSocketSyscallTest {
 
   @Test
   void eachAcceptedSocketGetsOneSetsockopt() throws Exception {
-    assumeTrue(Transport.EPOLL.available(), "native epoll (Linux)");
+    Ci.require(Transport.EPOLL.available(), "native epoll (Linux)");
     String strace = SendfileSyscallTest.StraceProbe.unavailable();
-    if (strace != null && "true".equals(System.getenv("CI"))) {
-      throw new AssertionError("CI=true but strace cannot run here: " + strace);
-    }
-    assumeTrue(strace == null, "strace cannot run here (" + strace + ")");
+    Ci.require(strace == null, "strace cannot run here (" + strace + "); .ci/run installs it");
     Path root = Files.createDirectories(tmp.resolve("root"));
     Files.writeString(root.resolve("a.txt"), "a\n");
     Path out = tmp.resolve("setsockopt.trace");

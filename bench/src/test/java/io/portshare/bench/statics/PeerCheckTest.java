@@ -2,8 +2,8 @@ package io.portshare.bench.statics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.portshare.kit.Ci;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -62,7 +62,7 @@ class PeerCheckTest {
   @Test
   void nginxStartedFromTheTemplateServesTheSiteByteForByte() throws Exception {
     Optional<String> nginx = Tools.find("nginx", "/usr/sbin/nginx");
-    assumeTrue(nginx.isPresent(), "nginx is not installed (apt-get install nginx-light); the nginx peer is not checked");
+    Ci.require(nginx.isPresent(), "nginx is not installed (apt-get install nginx-light); the nginx peer is not checked");
     Site.readable(dir, true); // a JUnit temp dir is 0700, which nginx's workers could not enter
     Path root = site("1k.bin", "2m.bin");
     int port;

@@ -2,10 +2,10 @@ package io.portshare.bench.statics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.portshare.bench.CpuTime;
 import io.portshare.bench.results.Round;
+import io.portshare.kit.Ci;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +32,7 @@ class WrkTest {
   @Test
   void aShortRunIsRead() throws Exception {
     Optional<String> bin = Tools.find("wrk");
-    assumeTrue(bin.isPresent(), "wrk is not installed (apt-get install wrk); the wrk run is not checked");
+    Ci.require(bin.isPresent(), "wrk is not installed (apt-get install wrk); the wrk run is not checked");
     Path root = dir.resolve("site");
     Site.create(root, List.of("1k.bin"), null);
     try (FileServer server = new FileServer(root)) {

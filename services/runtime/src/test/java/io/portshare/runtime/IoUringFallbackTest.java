@@ -3,6 +3,7 @@ package io.portshare.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.portshare.kit.Ci;
 import io.portshare.kit.PrometheusText;
 import io.portshare.kit.ServiceProcess;
 import io.vertx.core.transport.Transport;
@@ -27,7 +28,7 @@ class IoUringFallbackTest {
 
   @Test
   void refusedIoUringRunsOnEpollWithOneWarning() throws Exception {
-    assumeTrue(Transport.EPOLL.available(), "Linux with native epoll");
+    Ci.require(Transport.EPOLL.available(), "Linux with native epoll");
     for (String mode : List.of("reuseport", "pinned")) {
       try (ServiceProcess p = ServiceProcess.launchMain(IoUringRefusedLauncher.class.getName(), Map.of(),
           "--service", "hello", "--port", "0", "--admin-port", "0", "--instances", "2", "--mode", mode,

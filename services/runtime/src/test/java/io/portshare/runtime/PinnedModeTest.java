@@ -3,6 +3,7 @@ package io.portshare.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.portshare.kit.Ci;
 import io.vertx.core.transport.Transport;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -36,7 +37,7 @@ class PinnedModeTest {
   private ServiceRuntime runtime;
 
   private static int[] allowedCpus() {
-    assumeTrue(Transport.EPOLL.available(), "native epoll transport (Linux)");
+    Ci.require(Transport.EPOLL.available(), "native epoll transport (Linux)");
     return CpuAffinity.load().allowedCpus();
   }
 
@@ -44,7 +45,7 @@ class PinnedModeTest {
   @ValueSource(strings = {"epoll", "io_uring"})
   void eachLoopAndAcceptorIsPinnedAndEachConnectionLandsOnTheLoopOfItsCpu(String transport) throws Exception {
     int[] cpus = allowedCpus();
-    assumeTrue(cpus.length >= 2, "at least 2 CPUs");
+    Ci.require(cpus.length >= 2, "pinning two loops needs at least 2 CPUs");
     assumeTrue(!transport.equals("io_uring") || Transport.IO_URING.available(), "io_uring allowed here");
     runtime = runtimes.start(new CpuProbeService(), "--port", "0", "--admin-port", "0", "--instances", "2",
         "--mode", "pinned", "--transport", transport);
@@ -73,7 +74,7 @@ class PinnedModeTest {
   @Test
   void inheritedSocketsBoundInCpuOrderArePinnedAndSteeredLikeOwnOnes() throws Exception {
     int[] cpus = allowedCpus();
-    assumeTrue(cpus.length >= 2, "at least 2 CPUs");
+    Ci.require(cpus.length >= 2, "pinning two loops needs at least 2 CPUs");
     List<Integer> fds = new ArrayList<>();
     try {
       int port = 0;
@@ -121,7 +122,7 @@ class PinnedModeTest {
   @Test
   void aForeignListenerInTheGroupFallsBackToUnpinnedReuseport() throws Exception {
     int[] cpus = allowedCpus();
-    assumeTrue(cpus.length >= 2, "at least 2 CPUs");
+    Ci.require(cpus.length >= 2, "pinning two loops needs at least 2 CPUs");
     // A socket of someone else already in the reuseport group would shift every listener index.
     try (ServerSocketChannel foreign = ServerSocketChannel.open()) {
       foreign.setOption(StandardSocketOptions.SO_REUSEPORT, true);

@@ -17,6 +17,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
+import io.portshare.kit.Ci;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -47,7 +48,7 @@ final class QueuedListener implements AutoCloseable {
   static QueuedListener on(String transport) {
     return switch (transport) {
       case "epoll" -> {
-        assumeTrue(Epoll.isAvailable(), "needs the native epoll transport (Linux)");
+        Ci.require(Epoll.isAvailable(), "needs the native epoll transport (Linux)");
         yield new QueuedListener(EpollIoHandler.newFactory(), EpollServerSocketChannel.class);
       }
       case "io_uring" -> {

@@ -1,9 +1,9 @@
 package io.portshare.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.portshare.examples.hello.HelloService;
+import io.portshare.kit.Ci;
 import io.portshare.kit.PrometheusText;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.transport.Transport;
@@ -34,7 +34,7 @@ class WarmUpTest {
   @ValueSource(strings = {"reuseport", "shared", "pinned"})
   void warmsEveryInstanceAndCountsItApart(String mode) throws Exception {
     if (mode.equals("pinned")) {
-      assumeTrue(Transport.EPOLL.available() && Runtime.getRuntime().availableProcessors() >= 2,
+      Ci.require(Transport.EPOLL.available() && Runtime.getRuntime().availableProcessors() >= 2,
           "pinned needs epoll and 2 CPUs");
     }
     // Short enough to end at the bound on a busy machine: what matters is where the traffic went.

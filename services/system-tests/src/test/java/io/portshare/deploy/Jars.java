@@ -1,10 +1,10 @@
 package io.portshare.deploy;
 
+import io.portshare.kit.Ci;
 import io.portshare.kit.Repository;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /** Where the repository and the service jars are, for the tests that run them as a user would. */
 final class Jars {
@@ -38,18 +38,13 @@ final class Jars {
     return image.substring(image.lastIndexOf('/') + 1).split(":")[0].replaceFirst("^portshare-", "");
   }
 
-  /**
-   * kubectl renders the manifests. Without it a local run skips those tests; in CI (CI=true, as
-   * .ci/run sets) they must not pass by being skipped, so its absence fails them in one line.
-   */
+  /** kubectl renders the manifests: without it a local run skips those tests, and CI fails them. */
   static void requireKubectl() {
-    if (commandWorks("kubectl", "version", "--client")) {
-      return;
-    }
-    if ("true".equals(System.getenv("CI"))) {
-      throw new AssertionError("CI=true but kubectl is not installed: the k8s/ manifests cannot be rendered");
-    }
-    Assumptions.assumeTrue(false, "kubectl is not installed (.ci/run installs it); manifests not rendered");
+    Ci.require(hasKubectl(), "kubectl is not installed (.ci/run installs it); the k8s/ manifests are not rendered");
+  }
+
+  static boolean hasKubectl() {
+    return commandWorks("kubectl", "version", "--client");
   }
 
   static boolean commandWorks(String... command) {

@@ -3,6 +3,7 @@ package io.portshare.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.portshare.kit.Ci;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -19,7 +20,6 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -38,7 +38,7 @@ class PodContractTest {
   @ValueSource(strings = {"dev", "prod"})
   void everyDeploymentRunsAsItsPodSpecSays(String overlay, @TempDir Path tmp) throws Exception {
     Jars.requireKubectl();
-    Assumptions.assumeTrue(canRunPods(), "cannot make a network namespace here");
+    Ci.require(canRunPods(), "cannot make a network namespace here (unshare --net needs root)");
     assertThat(runDeployments(Jars.ROOT, overlay, tmp, name -> true)).isNotEmpty();
   }
 

@@ -1,12 +1,12 @@
 package io.portshare.soak;
 
+import io.portshare.kit.Ci;
 import io.portshare.kit.ServiceProcess;
 
 import io.portshare.kit.RpcWire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.portshare.kit.Repository;
 import java.io.IOException;
@@ -32,7 +32,7 @@ class DescriptorLimitTest {
   private static final int CLIENTS = 300;
 
   private static ServiceProcess startWithLimit(int limit, String instances) throws Exception {
-    assumeTrue(Files.isExecutable(Path.of("/usr/bin/prlimit")), "needs prlimit(1) (util-linux)");
+    Ci.require(Files.isExecutable(Path.of("/usr/bin/prlimit")), "needs prlimit(1) (util-linux)");
     return ServiceProcess.launchJar(List.of("/usr/bin/prlimit",
         "--nofile=" + limit + ":" + limit, "--"), Repository.serviceJar("rpc-server"), Map.of(), "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
         "--instances", instances);

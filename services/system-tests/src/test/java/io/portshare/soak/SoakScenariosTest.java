@@ -1,8 +1,8 @@
 package io.portshare.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.portshare.kit.Ci;
 import java.nio.file.Path;
 import io.portshare.kit.Repository;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,7 +73,7 @@ class SoakScenariosTest {
     if (NetNamespace.available()) {
       r = SoakMain.inNamespace("rolling", cfg, Repository.root(), migrate);
     } else {
-      assumeTrue(setting.equals(RollingRestart.readMigrate()), "needs root for a network namespace, or "
+      Ci.require(setting.equals(RollingRestart.readMigrate()), "needs root for a network namespace, or "
           + "net.ipv4.tcp_migrate_req=" + setting + " on this host (it is " + RollingRestart.readMigrate() + ")");
       r = RollingRestart.run(cfg, cfg.processes(), cfg.rollingRounds(), "");
     }

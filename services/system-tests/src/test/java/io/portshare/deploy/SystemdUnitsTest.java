@@ -1,7 +1,9 @@
 package io.portshare.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.portshare.kit.Ci;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -48,7 +51,16 @@ class SystemdUnitsTest {
     copyDropIns(dir);
     Path socket0 = Files.writeString(dir.resolve("portshare-" + service + "@0.socket"), socket);
     Path unit0 = Files.writeString(dir.resolve("portshare-" + service + "@0.service"), unit);
-    assertThat(verify(socket0, unit0)).as("systemd-analyze verify").isEmpty();
+    verify(socket0, unit0);
+  }
+
+  /** The check itself fails where systemd would: the service instance without its drop-in has no ExecStart. */
+  @Test
+  void aUnitSystemdRefusesFailsTheCheck() throws Exception {
+    Path socket0 = Files.copy(UNITS.resolve("portshare-rpc@.socket"), dir.resolve("portshare-rpc@0.socket"));
+    Path unit0 = Files.copy(UNITS.resolve("portshare-rpc@.service"), dir.resolve("portshare-rpc@0.service"));
+    assertThatThrownBy(() -> verify(socket0, unit0)).isInstanceOf(AssertionError.class)
+        .hasMessageContaining("portshare-rpc@0.service").hasMessageContaining("no ExecStart");
   }
 
   /** The shared drop-in directories, copied into {@code target} as they are installed beside the units. */
@@ -59,21 +71,23 @@ class SystemdUnitsTest {
     }
   }
 
-  /** What systemd-analyze says about the units' own lines (it also reports the host's, which are not ours). */
-  static List<String> verify(Path... units) throws IOException, InterruptedException {
+  /**
+   * systemd-analyze verify reads the units as systemd would: it must exit 0 and say nothing about
+   * them (it may report the host's own units, which are not ours). A systemd-analyze that cannot run
+   * fails the test as well; missing, it skips it locally and fails it in CI.
+   */
+  static void verify(Path... units) throws IOException, InterruptedException {
+    Ci.require(Jars.commandWorks("systemd-analyze", "--version"),
+        "systemd-analyze is not installed (Debian's systemd package; .ci/run installs it): units not verified");
     List<String> cmd = new ArrayList<>(List.of("systemd-analyze", "verify", "--man=no"));
     for (Path u : units) {
       cmd.add(u.toString());
     }
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    List<String> ours = new ArrayList<>();
-    for (String line : out.split("\n")) {
-      if (line.contains("portshare-")) {
-        ours.add(line);
-      }
-    }
-    return ours;
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("systemd-analyze verify ended").isTrue();
+    assertThat(p.exitValue()).as("systemd-analyze verify's exit status; it said:%n%s", out).isZero();
+    List<String> ours = out.lines().filter(l -> l.contains("portshare-")).toList();
+    assertThat(ours).as("what systemd-analyze verify says about the units").isEmpty();
   }
 }

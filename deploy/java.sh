@@ -3,7 +3,7 @@
 #       prints the home of the newest installed JDK of that major release or later, found by
 #       looking under the system's JVM directory (PORTSHARE_JVM_DIR, default /usr/lib/jvm);
 #       nothing when there is none. A JDK home is a directory with bin/java and a release file.
-# The services run on java from PATH (or $JAVA); README "Java runtime" says why.
+# The services run on java from PATH (or $JAVA); docs/warm-start.md, "The Java runtime", says why.
 
 portshare_java_home_of() {
   local want=$1 best="" best_major=0 release major dir

@@ -56,13 +56,11 @@ final class RollingRestart {
       double seconds = (System.nanoTime() - t0) / 1e9;
       long failures = load.failures();
       boolean cleanExits = exitCodes.stream().allMatch(c -> c == 0);
-      // Judged 0 with or without migration, as README's table has it: the drain closes a listener
-      // only once its accept queue is empty (README, Shutdown), leaving a window of microseconds
-      // between that look and close(); a loss in it is a finding, not noise.
-      // Processes that bind their own sockets must close them: without request migration the kernel
-      // resets what reaches a closing listener's queue, a window the drain narrows but cannot close
-      // (README, Shutdown). There the count is reported, not judged; the handover scenarios, whose
-      // sockets are never closed, are judged 0 without migration.
+      // Processes that bind their own sockets must close them: the drain closes a listener only once
+      // its accept queue is empty, leaving a window between that look and close() in which, without
+      // request migration, the kernel resets what reaches the closing listener's queue (docs/shutdown.md).
+      // So with tcp_migrate_req=1 a loss is a finding and judged; with 0 the count is reported, not
+      // judged. The handover scenarios, whose sockets are never closed, are judged 0 without migration.
       boolean ok = cleanExits && load.transactions.get() > 0 && ("0".equals(migrate) || failures == 0);
       String what = "rolling restart x" + restarts + ", tcp_migrate_req=" + migrate
           + (namespace.isEmpty() ? "" : " (netns)");

@@ -58,7 +58,7 @@ class SoakScenariosTest {
   }
 
   /**
-   * Processes that bind their own sockets: with net.ipv4.tcp_migrate_req=1 README promises 0 failed
+   * Processes that bind their own sockets: with net.ipv4.tcp_migrate_req=1 docs/shutdown.md promises 0 failed
    * transactions; with 0 the drain only narrows the window (a SYN reaching the closing listener is
    * reset), so the count is reported in the line and the drains must still exit 0 with traffic
    * served. 0 without migration is the promise of the handover scenarios below. As root each runs in

@@ -16,6 +16,10 @@
 #   deploy/bench.sh --workers 1,2 --modes reuseport,processes --duration 10s
 #   deploy/bench.sh static                       # the static-file table against nginx (portshare-bench static)
 #   deploy/bench.sh coldstart                    # fresh servers stormed right after ready (deploy/bench-coldstart.sh)
+#   deploy/bench.sh ledger                       # what one connection costs each server at the floor, one worker
+#                                                # each side: C echo, plain Netty, rpc-server, stock Vert.x; nginx,
+#                                                # plain Netty, static-server, stock Vert.x (portshare-bench ledger;
+#                                                # ~25 min with the defaults)
 #
 # Environment: DURATION (measured per cell, default 5s), WARMUP (default 2s), CONNECTIONS
 # (default 32), ROUNDS (default 1), PORT (servers' port, admin ports PORT+1.., default 19090),
@@ -36,7 +40,7 @@ BENCH_JAR=$(portshare_jar bench)
 
 sub=rpc-matrix
 case "${1:-}" in
-  static|rpc|rpc-matrix|rpc-calibrate) sub=$1; shift ;;
+  static|rpc|rpc-matrix|rpc-calibrate|ledger) sub=$1; shift ;;
   --calibrate) sub=rpc-calibrate; shift ;;
 esac
 remote=no
@@ -45,6 +49,7 @@ portshare_given --target "$@" && remote=yes
 needed=(bench)
 [ "$remote" = no ] && needed+=(rpc-server)
 [ "$sub" = static ] && needed+=(static-server)
+[ "$sub" = ledger ] && needed+=(static-server)
 portshare_need_jars "${needed[@]}"
 if { [ ! -x bench/peers/c-echo/echo ] || [ ! -x bench/peers/c-echo/rpcload ]; } && command -v gcc >/dev/null; then
   bench/peers/c-echo/build.sh >&2 || echo "bench: could not build the C peers; the Java generator makes the load, no c-epoll row" >&2

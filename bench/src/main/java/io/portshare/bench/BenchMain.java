@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine;
+import io.portshare.bench.ledger.LedgerCommand;
 import io.portshare.bench.results.ReportCommand;
 import io.portshare.bench.statics.StaticCommand;
 import picocli.CommandLine.Command;
@@ -13,14 +14,14 @@ import picocli.CommandLine.Command;
 /**
  * {@code java -jar portshare-bench.jar SUBCOMMAND}: the RPC load generator ({@code rpc}), the RPC
  * matrix driver ({@code rpc-matrix}), the generator's calibration against the C reference client
- * ({@code rpc-calibrate}), the static-file table ({@code static}) and a run's reports again from its
- * results ({@code report}). Exit codes: 0 done,
+ * ({@code rpc-calibrate}), the static-file table ({@code static}), a run's reports again from its
+ * results ({@code report}) and what one connection costs each server at the floor ({@code ledger}). Exit codes: 0 done,
  * 2 bad usage, 1 anything else (including a run that counted errors).
  */
 @Command(name = "portshare-bench", mixinStandardHelpOptions = true, versionProvider = BenchMain.Version.class,
     description = "Benchmarks of portshare services: RPC transactions and static files.",
     subcommands = {RpcCommand.class, RpcMatrixCommand.class, RpcCalibrateCommand.class, StaticCommand.class,
-        ReportCommand.class})
+        ReportCommand.class, LedgerCommand.class})
 public final class BenchMain implements Runnable {
 
   @CommandLine.Spec
@@ -71,7 +72,7 @@ public final class BenchMain implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(),
-        "which subcommand? one of rpc, rpc-matrix, rpc-calibrate, static, report");
+        "which subcommand? one of rpc, rpc-matrix, rpc-calibrate, static, report, ledger");
   }
 
   static final class Version implements CommandLine.IVersionProvider {

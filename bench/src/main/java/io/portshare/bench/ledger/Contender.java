@@ -1,0 +1,74 @@
+package io.portshare.bench.ledger;
+
+import io.portshare.bench.CpuTime;
+import io.portshare.bench.ServerProcesses;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A server of the ledger as started: its row name, what it speaks, whether it is a JVM (whose
+ * allocations and GC the JDK's tools can read), its port and its processes.
+ */
+record Contender(String name, Kind kind, boolean jvm, int port, ServerProcesses processes) implements AutoCloseable {
+
+  enum Kind { RPC, HTTP }
+
+  /** User and system CPU of the server's processes and their children (nginx's worker) so far. */
+  CpuTime cpu() {
+    double user = 0;
+    double system = 0;
+    for (ProcessHandle h : processes.handles()) {
+      CpuTime t = CpuTime.ofTree(h);
+      user += t.userSeconds();
+      system += t.systemSeconds();
+    }
+    return new CpuTime(user, system);
+  }
+
+  /** Every process of the server, children included (nginx's master and worker). */
+  List<Long> pids() {
+    List<Long> out = new ArrayList<>();
+    for (ProcessHandle h : processes.handles()) {
+      out.add(h.pid());
+      h.descendants().forEach(d -> out.add(d.pid()));
+    }
+    return out;
+  }
+
+  /** The JVM's process (the one jcmd and jstat speak to). */
+  long mainPid() {
+    return processes.handles().get(0).pid();
+  }
+
+  /** Resident memory of all the server's processes, in bytes ({@code VmRSS} of /proc/PID/status). */
+  long residentBytes() throws IOException {
+    long sum = 0;
+    for (long pid : pids()) {
+      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+        if (line.startsWith("VmRSS:")) {
+          sum += Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+        }
+      }
+    }
+    return sum;
+  }
+
+  /** Open file descriptors of all the server's processes. */
+  int openFiles() throws IOException {
+    int n = 0;
+    for (long pid : pids()) {
+      try (var fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+        n += (int) fds.count();
+      }
+    }
+    return n;
+  }
+
+  @Override
+  public void close() {
+    processes.close();
+  }
+}

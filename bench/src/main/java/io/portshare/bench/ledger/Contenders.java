@@ -1,0 +1,141 @@
+package io.portshare.bench.ledger;
+
+import io.portshare.bench.ServerProcesses;
+import io.portshare.bench.statics.NginxConfig;
+import io.portshare.bench.statics.Site;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The rows of the ledger and how each starts with one worker: the floor (the C echo server, nginx),
+ * plain Netty, the portshare service, stock Vert.x; and variants of a JVM row with other JVM flags
+ * or another jar, for an A/B in the same run.
+ */
+final class Contenders {
+
+  static final List<String> RPC = List.of("c-echo", "netty-echo", "rpc-server", "vertx-echo");
+  static final List<String> HTTP = List.of("nginx", "netty-http", "static-server", "vertx-http");
+  /** The row every other row of its kind is compared with. */
+  static final String RPC_FLOOR = "c-echo";
+  static final String HTTP_FLOOR = "nginx";
+
+  /** A row to start: a built-in {@code base}, with extra JVM flags and its own jar for a variant. */
+  record Spec(String name, String base, String jar, List<String> jvmFlags) {
+
+    Contender.Kind kind() {
+      return RPC.contains(base) ? Contender.Kind.RPC : Contender.Kind.HTTP;
+    }
+
+    boolean jvm() {
+      return !base.equals("c-echo") && !base.equals("nginx");
+    }
+
+    /** {@code LABEL=BASE [jar=PATH] [JVM flag...]}, e.g. {@code rpc-server-parallel=rpc-server -XX:+UseParallelGC}. */
+    static Spec variant(String text) {
+      int eq = text.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("invalid value for --variant: " + text + "; expected LABEL=BASE [jar=PATH] [JVM flags]");
+      }
+      String name = text.substring(0, eq).trim();
+      List<String> words = new ArrayList<>(Arrays.asList(text.substring(eq + 1).trim().split("\\s+")));
+      String base = words.remove(0);
+      if (!RPC.contains(base) && !HTTP.contains(base) || base.equals("c-echo") || base.equals("nginx")) {
+        throw new IllegalArgumentException("invalid value for --variant: " + text + "; BASE is a JVM row: netty-echo, "
+            + "rpc-server, vertx-echo, netty-http, static-server or vertx-http");
+      }
+      String jar = null;
+      if (!words.isEmpty() && words.get(0).startsWith("jar=")) {
+        jar = words.remove(0).substring(4);
+      }
+      return new Spec(name, base, jar, List.copyOf(words));
+    }
+  }
+
+  /** Where the servers come from, and the flags every JVM row runs with. */
+  record Sources(String java, List<String> jvmOptions, String classpath, Path rpcServerJar, Path staticServerJar,
+      Path cEcho, String nginx, Path nginxTemplate) {}
+
+  private final Sources sources;
+  private final Path site;
+  private final Path scratch;
+  private final Path logs;
+
+  Contenders(Sources sources, Path site, Path scratch, Path logs) {
+    this.sources = sources;
+    this.site = site;
+    this.scratch = scratch;
+    this.logs = logs;
+  }
+
+  /** The command line a row starts with (nginx's is run from a rendered configuration). */
+  List<String> command(Spec s, int port) throws IOException {
+    String p = Integer.toString(port);
+    List<String> cmd = new ArrayList<>();
+    switch (s.base()) {
+      case "c-echo" -> {
+        return List.of(sources.cEcho().toString(), "-p", p, "-t", "1");
+      }
+      case "nginx" -> {
+        Path run = scratch.resolve("nginx-" + s.name());
+        Files.createDirectories(run.resolve("tmp"));
+        Files.setPosixFilePermissions(run, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        String conf = NginxConfig.render(Files.readString(sources.nginxTemplate(), StandardCharsets.UTF_8),
+            run.toString(), site.toString(), port, 1, true);
+        Path file = run.resolve("nginx.conf");
+        Files.writeString(file, conf, StandardCharsets.UTF_8);
+        return List.of(sources.nginx(), "-c", file.toString(), "-e", run.resolve("error.log").toString());
+      }
+      default -> {
+        cmd.add(sources.java());
+        cmd.addAll(sources.jvmOptions());
+        cmd.addAll(s.jvmFlags());
+      }
+    }
+    switch (s.base()) {
+      case "rpc-server", "static-server" -> {
+        Path jar = s.jar() != null ? Path.of(s.jar())
+            : s.base().equals("rpc-server") ? sources.rpcServerJar() : sources.staticServerJar();
+        cmd.addAll(List.of("-jar", jar.toString(), "--host", "0.0.0.0", "--port", p,
+            "--admin-port", Integer.toString(port + 1), "--instances", "1", "--mode", "reuseport"));
+        if (s.base().equals("static-server")) {
+          cmd.addAll(List.of("--root", site.toString()));
+        }
+      }
+      default -> {
+        cmd.addAll(List.of("-cp", s.jar() != null ? s.jar() : sources.classpath(), mainClass(s.base()), p));
+        if (s.kind() == Contender.Kind.HTTP) {
+          cmd.add(site.toString());
+        }
+      }
+    }
+    return cmd;
+  }
+
+  private static String mainClass(String base) {
+    return switch (base) {
+      case "netty-echo" -> NettyEcho.class.getName();
+      case "vertx-echo" -> VertxEcho.class.getName();
+      case "netty-http" -> NettyHttp.class.getName();
+      case "vertx-http" -> VertxHttp.class.getName();
+      default -> throw new IllegalArgumentException("no main class for " + base);
+    };
+  }
+
+  Contender start(Spec s, int port) throws IOException {
+    List<String> cmd = command(s, port);
+    ServerProcesses p = s.base().equals("rpc-server") || s.base().equals("static-server")
+        ? ServerProcesses.start(List.of(cmd), port + 1, logs, s.name())
+        : ServerProcesses.startPlain(cmd, "127.0.0.1", port, logs, s.name());
+    return new Contender(s.name(), s.kind(), s.jvm(), port, p);
+  }
+
+  /** The files the static rows serve (index.html from static-server's jar), readable by nginx's worker. */
+  static void makeSite(Path site, List<String> paths, Path staticServerJar) throws IOException {
+    Site.create(site, paths, staticServerJar);
+  }
+}

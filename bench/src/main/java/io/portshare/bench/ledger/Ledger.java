@@ -1,0 +1,326 @@
+package io.portshare.bench.ledger;
+
+import io.portshare.bench.results.Cell;
+import io.portshare.bench.results.Metric;
+import io.portshare.bench.results.Round;
+import io.portshare.bench.results.Row;
+import io.portshare.bench.results.Stats;
+import io.portshare.bench.results.Table;
+import io.portshare.bench.statics.Loopback;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What one short connection costs each server, one worker each side. Timed rounds (server CPU per
+ * operation, user and system apart, rows alternated in order every other round), then untimed
+ * passes per server: system calls by name under strace, bytes allocated and GC time (JVMs), and
+ * resident memory per held idle connection.
+ */
+final class Ledger {
+
+  /** What the run does: its columns, rounds and passes. */
+  record Plan(List<Workload> workloads, int rounds, Duration duration, Duration warmup, Duration serverWarmup,
+      Duration syscallPass, Duration allocPass, int held, int heldAddresses) {}
+
+  static final Metric CPU = new Metric("server_us", "server CPU µs per operation", 1);
+  static final Metric USER = new Metric("user_us", "of which user", 1);
+  static final Metric SYSTEM = new Metric("system_us", "of which system", 1);
+  static final Metric RATE = new Metric("k_per_s", "10^3 operations/s", 1);
+  static final Metric CLIENT = new Metric("client_us", "client CPU µs per operation", 1);
+  static final Metric RATIO = new Metric("ratio", "server CPU per operation over the floor's, round by round", 2);
+  static final Metric CALLS = new Metric("calls", "system calls per connection (strace -c, untimed pass)", 2);
+  static final Metric FIGURE = new Metric("value", "per connection", 1);
+
+  static final String SYSCALLS = "syscalls";
+  static final String RSS = "RSS KiB/held conn";
+  static final String ALLOC = "alloc B/conn";
+  static final String BUSIEST = "of it busiest thread B/conn";
+  static final String GC = "GC ms/10^6 conn";
+
+  private final Plan plan;
+  private final Load load;
+  private final JvmProbe jvm;
+  private final Path out;
+  private final PrintStream log;
+  private final Loopback destinations = new Loopback(10);
+  /** Raw figures of every timed pass, one line each. */
+  private final List<String> raw = new ArrayList<>();
+  private final Map<String, Map<String, List<Round>>> rounds = new LinkedHashMap<>();
+  private final Map<String, Map<String, Long>> syscalls = new LinkedHashMap<>();
+  private final Map<String, Map<String, Double>> perConnection = new LinkedHashMap<>();
+  private final Map<String, double[]> gc = new LinkedHashMap<>(); // seconds, connections
+
+  Ledger(Plan plan, Load load, JvmProbe jvm, Path out, PrintStream log) {
+    this.plan = plan;
+    this.load = load;
+    this.jvm = jvm;
+    this.out = out;
+    this.log = log;
+    raw.add("# kind column server round operations connections seconds server_user_s server_system_s "
+        + "server_us_per_op user_us system_us client_us errors load_average");
+  }
+
+  /** Runs every pass over the started servers of one kind (the first is the floor). */
+  void measure(List<Contender> servers) throws IOException, InterruptedException {
+    if (servers.isEmpty()) {
+      return;
+    }
+    Contender.Kind kind = servers.get(0).kind();
+    List<Workload> columns = plan.workloads().stream().filter(w -> w.kind() == kind).toList();
+    if (columns.isEmpty()) {
+      return;
+    }
+    Workload probe = columns.stream().filter(Workload::close).findFirst().orElse(columns.get(0));
+    for (Contender c : servers) {
+      for (Workload w : columns) {
+        log.printf("warming %s on %s (%d ms)%n", c.name(), w.label(), plan.serverWarmup().toMillis());
+        load.run(c, w, destinations.next(), plan.serverWarmup(), Duration.ZERO);
+      }
+    }
+    for (int r = 1; r <= plan.rounds(); r++) {
+      List<Contender> order = new ArrayList<>(servers);
+      List<Workload> cols = new ArrayList<>(columns);
+      if (r % 2 == 0) {
+        java.util.Collections.reverse(order);
+        java.util.Collections.reverse(cols);
+      }
+      for (Workload w : cols) {
+        for (Contender c : order) {
+          double gc0 = w == probe && c.jvm() ? jvm.gcSeconds(c.mainPid()) : 0;
+          Pass p = load.run(c, w, destinations.next(), plan.duration(), plan.warmup());
+          if (w == probe && c.jvm()) {
+            double[] g = gc.computeIfAbsent(c.name(), k -> new double[2]);
+            g[0] += jvm.gcSeconds(c.mainPid()) - gc0;
+            g[1] += p.connections();
+          }
+          record(kind, w, c, r, p);
+        }
+      }
+    }
+    for (Contender c : servers) {
+      Map<String, Double> figures = perConnection.computeIfAbsent(c.name(), k -> new LinkedHashMap<>());
+      if (!plan.syscallPass().isZero()) {
+        Map<String, Long> calls = syscalls(c, probe);
+        syscalls.put(c.name(), calls);
+        figures.put(SYSCALLS, calls.entrySet().stream().filter(e -> !e.getKey().equals(CONNECTIONS))
+            .mapToLong(Map.Entry::getValue).sum() / (double) calls.get(CONNECTIONS));
+      }
+      if (c.jvm() && !plan.allocPass().isZero()) {
+        allocations(c, probe, figures);
+      }
+      double[] g = gc.get(c.name());
+      if (g != null && g[1] > 0) {
+        figures.put(GC, g[0] * 1e3 / g[1] * 1e6);
+      }
+      if (plan.held() > 0) {
+        figures.put(RSS, residentPerHeld(c));
+      }
+    }
+  }
+
+  /** The key under which a syscall count map carries the pass's connections. */
+  static final String CONNECTIONS = " connections";
+
+  private Map<String, Long> syscalls(Contender c, Workload w) throws IOException, InterruptedException {
+    log.printf("counting system calls of %s on %s (%d ms under strace)%n", c.name(), w.label(), plan.syscallPass().toMillis());
+    Path file = out.resolve("strace-" + c.name() + ".txt");
+    Pass p;
+    Map<String, Long> calls;
+    try (Syscalls s = Syscalls.attach(c.pids(), file)) {
+      p = load.run(c, w, destinations.next(), plan.syscallPass(), Duration.ZERO);
+      calls = s.stop();
+    }
+    Files.writeString(file, "# " + p.connections() + " connections, " + p.operations() + " operations ("
+        + w.label() + ")\n" + Files.readString(file), StandardCharsets.UTF_8);
+    Map<String, Long> withCount = new LinkedHashMap<>(calls);
+    withCount.put(CONNECTIONS, Math.max(1, p.connections()));
+    return withCount;
+  }
+
+  private void allocations(Contender c, Workload w, Map<String, Double> figures) throws IOException, InterruptedException {
+    log.printf("counting allocations of %s on %s (%d ms)%n", c.name(), w.label(), plan.allocPass().toMillis());
+    Map<String, Long> before = jvm.allocatedByThread(c.mainPid());
+    Pass p = load.run(c, w, destinations.next(), plan.allocPass(), Duration.ZERO);
+    Map<String, Long> after = jvm.allocatedByThread(c.mainPid());
+    long total = 0;
+    long busiest = 0;
+    for (Map.Entry<String, Long> e : after.entrySet()) {
+      long d = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+      total += d;
+      busiest = Math.max(busiest, d);
+    }
+    long conns = Math.max(1, p.connections());
+    figures.put(ALLOC, total / (double) conns);
+    figures.put(BUSIEST, busiest / (double) conns);
+  }
+
+  private double residentPerHeld(Contender c) throws IOException, InterruptedException {
+    log.printf("holding %d idle connections to %s%n", plan.held(), c.name());
+    settle(c);
+    long before = c.residentBytes();
+    int files = c.openFiles();
+    try (HeldConnections held = HeldConnections.open(plan.held(), c.port(), 2, plan.heldAddresses())) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (c.openFiles() < files + held.size() && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+      int accepted = c.openFiles() - files;
+      if (accepted < held.size() * 0.99) {
+        throw new IOException(c.name() + " accepted " + accepted + " of " + held.size() + " held connections");
+      }
+      settle(c);
+      return (c.residentBytes() - before) / 1024.0 / held.size();
+    }
+  }
+
+  /** A JVM collects its garbage (twice: what the first frees may let the second free more); then a moment's rest. */
+  private void settle(Contender c) throws IOException, InterruptedException {
+    if (c.jvm()) {
+      jvm.gc(c.mainPid());
+      jvm.gc(c.mainPid());
+    }
+    Thread.sleep(500);
+  }
+
+  private void record(Contender.Kind kind, Workload w, Contender c, int round, Pass p) {
+    Map<String, Double> v = new LinkedHashMap<>();
+    v.put(CPU.key(), p.serverMicrosPerOp());
+    v.put(USER.key(), p.userMicrosPerOp());
+    v.put(SYSTEM.key(), p.systemMicrosPerOp());
+    v.put(RATE.key(), p.perSecond() / 1e3);
+    v.put(CLIENT.key(), p.clientMicrosPerOp());
+    rounds.computeIfAbsent(c.name(), k -> new LinkedHashMap<>()).computeIfAbsent(w.label(), k -> new ArrayList<>())
+        .add(new Round(v, p.errors(), false));
+    String load = io.portshare.bench.results.Machine.loadAverage().replace(' ', '/');
+    raw.add(String.format(Locale.ROOT, "%s %s %s %d %d %d %.3f %.3f %.3f %.2f %.2f %.2f %.2f %d %s",
+        kind.name().toLowerCase(Locale.ROOT), w.label().replace(' ', '_'), c.name(), round, p.operations(),
+        p.connections(), p.seconds(), p.server().userSeconds(), p.server().systemSeconds(), p.serverMicrosPerOp(),
+        p.userMicrosPerOp(), p.systemMicrosPerOp(), p.clientMicrosPerOp(), p.errors(), load));
+    log.printf("round %d %-14s %-16s %7.1f µs/op (user %.1f, system %.1f) %8.0f/s%s%n", round, w.label(), c.name(),
+        p.serverMicrosPerOp(), p.userMicrosPerOp(), p.systemMicrosPerOp(), p.perSecond(),
+        p.errors() > 0 ? " ERRORS " + p.errors() : "");
+  }
+
+  List<String> raw() {
+    return raw;
+  }
+
+  /** The tables of one kind: CPU per operation, its ratio to the floor, the per-connection figures, system calls by name. */
+  List<Table> tables(Contender.Kind kind, List<String> names, String floor) {
+    List<String> columns = plan.workloads().stream().filter(w -> w.kind() == kind).map(Workload::label).toList();
+    String what = kind == Contender.Kind.RPC ? "RPC echo" : "static files";
+    String op = kind == Contender.Kind.RPC ? "transaction (= connection at 1x)" : "request (= connection on close)";
+    List<Table> out = new ArrayList<>();
+    if (columns.isEmpty() || names.isEmpty()) {
+      return out;
+    }
+    String key = kind.name().toLowerCase(Locale.ROOT);
+    List<Row> cpuRows = new ArrayList<>();
+    List<Row> ratioRows = new ArrayList<>();
+    for (String n : names) {
+      Map<String, List<Round>> byColumn = rounds.getOrDefault(n, Map.of());
+      List<Cell> cells = new ArrayList<>();
+      List<Cell> ratios = new ArrayList<>();
+      for (String col : columns) {
+        List<Round> mine = byColumn.getOrDefault(col, List.of());
+        cells.add(new Cell(col, mine));
+        List<Round> theirs = rounds.getOrDefault(floor, Map.of()).getOrDefault(col, List.of());
+        List<Round> r = new ArrayList<>();
+        for (int i = 0; i < Math.min(mine.size(), theirs.size()); i++) {
+          r.add(new Round(Map.of(RATIO.key(), mine.get(i).value(CPU.key()) / theirs.get(i).value(CPU.key())), 0, false));
+        }
+        ratios.add(new Cell(col, r));
+      }
+      cpuRows.add(new Row(n, cells));
+      if (!n.equals(floor)) {
+        ratioRows.add(new Row(n, ratios));
+      }
+    }
+    out.add(new Table(key, what + ", one worker each side, per " + op,
+        List.of(CPU, USER, SYSTEM, RATE, CLIENT), columns, cpuRows, null));
+    if (rounds.containsKey(floor)) {
+      out.add(new Table(key + "-vs-floor", what + ": each row over " + floor, List.of(RATIO), columns, ratioRows, null));
+    }
+    List<Row> figureRows = new ArrayList<>();
+    List<String> figureColumns = List.of(SYSCALLS, ALLOC, BUSIEST, GC, RSS);
+    for (String n : names) {
+      Map<String, Double> f = perConnection.getOrDefault(n, Map.of());
+      List<Cell> cells = new ArrayList<>();
+      for (String col : figureColumns) {
+        Double v = f.get(col);
+        cells.add(new Cell(col, v == null ? List.of() : List.of(new Round(Map.of(FIGURE.key(), v), 0, false))));
+      }
+      figureRows.add(new Row(n, cells));
+    }
+    out.add(new Table(key + "-per-connection", what + ", per connection of the first one-per-connection column "
+        + "(untimed passes; RSS over held idle connections after GC)", List.of(FIGURE), figureColumns, figureRows, null));
+    Set<String> callNames = new LinkedHashSet<>();
+    for (String n : names) {
+      Map<String, Long> calls = syscalls.get(n);
+      if (calls == null) {
+        continue;
+      }
+      long conns = calls.get(CONNECTIONS);
+      calls.forEach((name, count) -> {
+        if (!name.equals(CONNECTIONS) && count / (double) conns >= 0.05) {
+          callNames.add(name);
+        }
+      });
+    }
+    if (!callNames.isEmpty()) {
+      List<String> callColumns = new ArrayList<>(callNames);
+      callColumns.add("all");
+      List<Row> callRows = new ArrayList<>();
+      for (String n : names) {
+        Map<String, Long> calls = syscalls.get(n);
+        if (calls == null) {
+          continue;
+        }
+        double conns = calls.get(CONNECTIONS);
+        List<Cell> cells = new ArrayList<>();
+        for (String col : callColumns) {
+          double v = col.equals("all") ? perConnection.get(n).get(SYSCALLS) : calls.getOrDefault(col, 0L) / conns;
+          cells.add(new Cell(col, List.of(new Round(Map.of(CALLS.key(), v), 0, false))));
+        }
+        callRows.add(new Row(n, cells));
+      }
+      out.add(new Table(key + "-syscalls", what + ", by name", List.of(CALLS), callColumns, callRows, null));
+    }
+    return out;
+  }
+
+  /** The headline: per row, median server CPU per operation and its ratio to the floor, per column. */
+  String headline(Contender.Kind kind, List<String> names, String floor) {
+    List<String> columns = plan.workloads().stream().filter(w -> w.kind() == kind).map(Workload::label).toList();
+    StringBuilder s = new StringBuilder();
+    for (String n : names) {
+      s.append(n).append(':');
+      for (String col : columns) {
+        double mine = median(n, col);
+        double theirs = median(floor, col);
+        s.append(String.format(Locale.ROOT, "  %s %.1f µs", col, mine));
+        if (!n.equals(floor) && theirs > 0) {
+          s.append(String.format(Locale.ROOT, " (%.2fx)", mine / theirs));
+        }
+      }
+      s.append('\n');
+    }
+    return s.toString();
+  }
+
+  private double median(String name, String column) {
+    List<Round> r = rounds.getOrDefault(name, Map.of()).getOrDefault(column, List.of());
+    return Stats.median(r.stream().mapToDouble(x -> x.value(CPU.key())).toArray());
+  }
+}

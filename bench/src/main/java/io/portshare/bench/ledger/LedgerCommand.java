@@ -1,0 +1,245 @@
+package io.portshare.bench.ledger;
+
+import io.portshare.bench.BenchMain;
+import io.portshare.bench.OutDir;
+import io.portshare.bench.results.Machine;
+import io.portshare.bench.results.Results;
+import io.portshare.bench.results.ResultsText;
+import io.portshare.bench.results.ResultsWriter;
+import io.portshare.bench.results.Table;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code portshare-bench ledger}: what one connection costs each server at the floor, one worker each
+ * side, in one run: the C echo server, plain Netty, rpc-server and a stock Vert.x NetServer for RPC;
+ * nginx, plain Netty, static-server and a stock Vert.x HttpServer for static files.
+ */
+@Command(name = "ledger", mixinStandardHelpOptions = true,
+    description = "What one connection costs each server, one worker each side: server CPU µs per connection "
+        + "(user and system), system calls by name, bytes allocated, GC time and memory per held idle connection, "
+        + "for the floor (C echo, nginx), plain Netty, the portshare services and stock Vert.x. Writes table.txt, "
+        + "rounds.txt, results.json, results.csv and report.html under --out/<timestamp>-ledger/.")
+public final class LedgerCommand implements Callable<Integer> {
+
+  @Option(names = "--rows", split = ",",
+      description = "servers to measure, in table order (default: c-echo, netty-echo, rpc-server, vertx-echo, nginx, "
+          + "netty-http, static-server, vertx-http); the first of each kind is the floor the others are compared with")
+  List<String> rows;
+
+  @Option(names = "--variant",
+      description = "an extra row LABEL=BASE [jar=PATH] [JVM flags], e.g. 'rpc-server-parallel=rpc-server "
+          + "-XX:+UseParallelGC', for an A/B in the same run (repeatable)")
+  List<String> variants = new ArrayList<>();
+
+  @Option(names = "--columns", split = ",",
+      description = "workloads (default: 64B|1x, 1024B|1x, 64B|1024x, 1024B|1024x, 1k.bin close, index.html close, "
+          + "1k.bin keep-alive)")
+  List<String> columns;
+
+  @Option(names = "--rounds", defaultValue = "3", description = "timed rounds, the order reversed every other one (default: ${DEFAULT-VALUE})")
+  int rounds;
+
+  @Option(names = "--duration", defaultValue = "4s", description = "measured per server and column per round (default: ${DEFAULT-VALUE})")
+  Duration duration;
+
+  @Option(names = "--warmup", defaultValue = "1s",
+      description = "unmeasured load before each measured window (default: ${DEFAULT-VALUE})")
+  Duration warmup;
+
+  @Option(names = "--server-warmup", defaultValue = "5s",
+      description = "unmeasured load per server and column before the first round, for the JIT (default: ${DEFAULT-VALUE})")
+  Duration serverWarmup;
+
+  @Option(names = "--connections", defaultValue = "32", description = "client connections, closed loop, one client thread (default: ${DEFAULT-VALUE})")
+  int connections;
+
+  @Option(names = "--syscall-pass", defaultValue = "3s",
+      description = "load under strace -c per server, to count system calls per connection; 0 leaves it out (default: ${DEFAULT-VALUE})")
+  Duration syscallPass;
+
+  @Option(names = "--alloc-pass", defaultValue = "3s",
+      description = "load per JVM server between two readings of its threads' allocated bytes; 0 leaves it out (default: ${DEFAULT-VALUE})")
+  Duration allocPass;
+
+  @Option(names = "--held", defaultValue = "10000",
+      description = "idle connections held to each server for its memory per connection; 0 leaves it out (default: ${DEFAULT-VALUE})")
+  int held;
+
+  @Option(names = "--port", defaultValue = "29100",
+      description = "first server's port; each row gets the next ten (admin port PORT+1) (default: ${DEFAULT-VALUE})")
+  int port;
+
+  @Option(names = "--server-jvm-options", defaultValue = "-Xms256m -Xmx256m -XX:+ExitOnOutOfMemoryError",
+      description = "JVM flags of every JVM row (default: ${DEFAULT-VALUE})")
+  String serverJvmOptions;
+
+  @Option(names = "--classpath", description = "classpath of the plain Netty and stock Vert.x rows (default: this JVM's, the bench jar)")
+  String classpath;
+
+  @Option(names = "--rpc-server-jar", defaultValue = "rpc-server/target/portshare-rpc-server.jar", description = "(default: ${DEFAULT-VALUE})")
+  Path rpcServerJar;
+
+  @Option(names = "--static-server-jar", defaultValue = "static-server/target/portshare-static-server.jar",
+      description = "also where index.html comes from (default: ${DEFAULT-VALUE})")
+  Path staticServerJar;
+
+  @Option(names = "--c-echo", defaultValue = "bench/peers/c-echo/echo", description = "the C epoll echo server (default: ${DEFAULT-VALUE})")
+  Path cEcho;
+
+  @Option(names = "--c-load", defaultValue = "bench/peers/c-echo/rpcload", description = "the C RPC client (default: ${DEFAULT-VALUE})")
+  Path cLoad;
+
+  @Option(names = "--wrk", defaultValue = "wrk", description = "the HTTP client (default: ${DEFAULT-VALUE})")
+  String wrk;
+
+  @Option(names = "--nginx", defaultValue = "nginx", description = "(default: ${DEFAULT-VALUE})")
+  String nginx;
+
+  @Option(names = "--nginx-template", defaultValue = "bench/peers/nginx-static.conf.template", description = "(default: ${DEFAULT-VALUE})")
+  Path nginxTemplate;
+
+  @Mixin
+  OutDir reports = new OutDir();
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    List<Contenders.Spec> specs = specs();
+    List<Workload> workloads = (columns == null ? allWorkloads() : columns.stream().map(Workload::named).toList());
+    check(rounds >= 1, "--rounds", rounds, "at least 1");
+    check(connections >= 1 && connections <= 10_000, "--connections", connections, "1..10000");
+    check(held >= 0 && held <= 15_000, "--held", held, "0..15000 (each held connection is a file in this process and the server's)");
+    Path out = reports.thisRun("-ledger");
+    Files.createDirectories(out);
+    Path scratch = Files.createTempDirectory("portshare-ledger");
+    Files.setPosixFilePermissions(scratch, PosixFilePermissions.fromString("rwxr-xr-x")); // nginx's worker reads the site
+    Path site = scratch.resolve("site");
+    boolean http = specs.stream().anyMatch(s -> s.kind() == Contender.Kind.HTTP)
+        && workloads.stream().anyMatch(w -> w.kind() == Contender.Kind.HTTP);
+    if (http) {
+      Contenders.makeSite(site, workloads.stream().filter(w -> w.kind() == Contender.Kind.HTTP).map(Workload::path)
+          .distinct().toList(), staticServerJar);
+    }
+    String java = ProcessHandle.current().info().command().orElse("java");
+    Contenders.Sources sources = new Contenders.Sources(java, words(serverJvmOptions),
+        classpath != null ? classpath : System.getProperty("java.class.path"), rpcServerJar, staticServerJar, cEcho,
+        nginx, nginxTemplate);
+    Contenders starter = new Contenders(sources, site, scratch, out.resolve("logs"));
+    Load load = new Load(cLoad, wrk, connections);
+    Ledger.Plan plan = new Ledger.Plan(workloads, rounds, duration, warmup, serverWarmup, syscallPass, allocPass, held, 8);
+    Ledger ledger = new Ledger(plan, load, new JvmProbe(java), out, System.out);
+
+    Map<String, String> meta = new LinkedHashMap<>();
+    meta.put("command", BenchMain.command());
+    meta.putAll(Machine.describe());
+    meta.put("load average at start", Machine.loadAverage());
+    meta.put("servers", "one worker each: C echo -t 1, nginx worker_processes 1, JVM rows one event loop "
+        + "(rpc-server and static-server --instances 1 --mode reuseport); JVM flags: " + serverJvmOptions);
+    meta.put("load", "one client thread on the other core: rpcload -t 1 (RPC), wrk -t1 (HTTP); "
+        + connections + " connections, closed loop; each pass to its own 127.0.0.x");
+    meta.put("timed", rounds + " rounds of " + duration.toMillis() + " ms per server and column (after "
+        + warmup.toMillis() + " ms unmeasured), rows and columns reversed every other round; each server first "
+        + "warmed " + serverWarmup.toMillis() + " ms per column");
+    meta.put("CPU", "server utime and stime from /proc/PID/stat (the server's processes and children) over each "
+        + "measured window, per operation; on loopback part of each side's kernel work is charged to the other");
+    meta.put("per connection", "untimed passes on the first one-per-connection column: system calls from strace -c -f "
+        + "on every server thread (" + syscallPass.toMillis() + " ms), divided by the connections the client completed; "
+        + "bytes allocated by all threads (jcmd Thread.print -e, " + allocPass.toMillis() + " ms) per connection; "
+        + "GC time (jstat GCT) over the timed rounds of that column; RSS growth (VmRSS, after GC) over " + held
+        + " idle connections held open, per connection");
+    for (Contenders.Spec s : specs) {
+      if (s.jvm()) {
+        meta.put("row " + s.name(), String.join(" ", starter.command(s, port)));
+      }
+    }
+    List<Table> tables = new ArrayList<>();
+    StringBuilder headline = new StringBuilder();
+    try {
+      for (Contender.Kind kind : Contender.Kind.values()) {
+        List<Contenders.Spec> mine = specs.stream().filter(s -> s.kind() == kind).toList();
+        if (mine.isEmpty() || workloads.stream().noneMatch(w -> w.kind() == kind)) {
+          continue;
+        }
+        List<Contender> started = new ArrayList<>();
+        try {
+          for (Contenders.Spec s : mine) {
+            int p = port + 10 * specs.indexOf(s);
+            System.out.printf("starting %s on port %d%n", s.name(), p);
+            started.add(starter.start(s, p));
+          }
+          ledger.measure(started);
+        } finally {
+          started.forEach(Contender::close);
+        }
+        List<String> names = mine.stream().map(Contenders.Spec::name).toList();
+        String floor = names.get(0);
+        tables.addAll(ledger.tables(kind, names, floor));
+        headline.append(ledger.headline(kind, names, floor));
+      }
+    } finally {
+      Files.writeString(out.resolve("rounds.txt"), String.join("\n", ledger.raw()) + "\n", StandardCharsets.UTF_8);
+    }
+    meta.put("load average at end", Machine.loadAverage());
+    Results results = new Results("portshare ledger: the cost of one connection", meta, tables);
+    ResultsWriter.writeAll(results, out);
+    Files.writeString(out.resolve("table.txt"), ResultsText.of(results) + "\nHeadline (median server CPU µs per "
+        + "operation, ratio to the floor):\n" + headline, StandardCharsets.UTF_8);
+    System.out.print(Files.readString(out.resolve("table.txt")));
+    System.out.println("reports: " + out);
+    return results.anyErrors() ? 1 : 0;
+  }
+
+  private List<Contenders.Spec> specs() {
+    List<String> names = rows != null ? rows : allRows();
+    List<Contenders.Spec> out = new ArrayList<>();
+    for (String n : names) {
+      if (!Contenders.RPC.contains(n) && !Contenders.HTTP.contains(n)) {
+        throw new IllegalArgumentException("invalid value for --rows: " + n + "; expected some of " + allRows());
+      }
+      out.add(new Contenders.Spec(n, n, null, List.of()));
+    }
+    for (String v : variants) {
+      Contenders.Spec s = Contenders.Spec.variant(v);
+      if (out.stream().anyMatch(o -> o.name().equals(s.name()))) {
+        throw new IllegalArgumentException("invalid value for --variant: " + v + "; the row " + s.name() + " is already there");
+      }
+      out.add(s);
+    }
+    return out;
+  }
+
+  private static List<String> allRows() {
+    List<String> all = new ArrayList<>(Contenders.RPC);
+    all.addAll(Contenders.HTTP);
+    return all;
+  }
+
+  private static List<Workload> allWorkloads() {
+    List<Workload> all = new ArrayList<>(Workload.RPC);
+    all.addAll(Workload.HTTP);
+    return all;
+  }
+
+  private static void check(boolean ok, String option, Object value, String expected) {
+    if (!ok) {
+      throw new IllegalArgumentException("invalid value for " + option + ": " + value + "; expected " + expected);
+    }
+  }
+
+  private static List<String> words(String s) {
+    return s.isBlank() ? List.of() : Arrays.asList(s.trim().split("\\s+"));
+  }
+}

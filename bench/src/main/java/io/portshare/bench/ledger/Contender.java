@@ -10,9 +10,10 @@ import java.util.List;
 
 /**
  * A server of the ledger as started: its row name, what it speaks, whether it is a JVM (whose
- * allocations and GC the JDK's tools can read), its port and its processes.
+ * allocations and GC the JDK's tools beside its {@code java} launcher read), its port and its processes.
  */
-record Contender(String name, Kind kind, boolean jvm, int port, ServerProcesses processes) implements AutoCloseable {
+record Contender(String name, Kind kind, boolean jvm, String java, int port, ServerProcesses processes)
+    implements AutoCloseable {
 
   enum Kind { RPC, HTTP }
 
@@ -36,6 +37,11 @@ record Contender(String name, Kind kind, boolean jvm, int port, ServerProcesses 
       h.descendants().forEach(d -> out.add(d.pid()));
     }
     return out;
+  }
+
+  /** The JDK tools of this server's own JVM (jcmd and jstat of one release read the JVMs of that release). */
+  JvmProbe probe() {
+    return new JvmProbe(java);
   }
 
   /** The JVM's process (the one jcmd and jstat speak to). */

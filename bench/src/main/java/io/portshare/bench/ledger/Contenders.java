@@ -25,7 +25,7 @@ final class Contenders {
   static final String HTTP_FLOOR = "nginx";
 
   /** A row to start: a built-in {@code base}, with extra JVM flags and its own jar for a variant. */
-  record Spec(String name, String base, String jar, List<String> jvmFlags) {
+  record Spec(String name, String base, String jar, String java, List<String> jvmFlags) {
 
     Contender.Kind kind() {
       return RPC.contains(base) ? Contender.Kind.RPC : Contender.Kind.HTTP;
@@ -35,11 +35,15 @@ final class Contenders {
       return !base.equals("c-echo") && !base.equals("nginx");
     }
 
-    /** {@code LABEL=BASE [jar=PATH] [JVM flag...]}, e.g. {@code rpc-server-parallel=rpc-server -XX:+UseParallelGC}. */
+    /**
+     * {@code LABEL=BASE [jar=PATH] [java=PATH] [JVM flag...]}, e.g. {@code rpc-server-parallel=rpc-server
+     * -XX:+UseParallelGC}; {@code java} is another JVM's launcher (another release).
+     */
     static Spec variant(String text) {
       int eq = text.indexOf('=');
       if (eq <= 0) {
-        throw new IllegalArgumentException("invalid value for --variant: " + text + "; expected LABEL=BASE [jar=PATH] [JVM flags]");
+        throw new IllegalArgumentException("invalid value for --variant: " + text
+            + "; expected LABEL=BASE [jar=PATH] [java=PATH] [JVM flags]");
       }
       String name = text.substring(0, eq).trim();
       List<String> words = new ArrayList<>(Arrays.asList(text.substring(eq + 1).trim().split("\\s+")));
@@ -49,10 +53,16 @@ final class Contenders {
             + "rpc-server, vertx-echo, netty-http, static-server or vertx-http");
       }
       String jar = null;
-      if (!words.isEmpty() && words.get(0).startsWith("jar=")) {
-        jar = words.remove(0).substring(4);
+      String java = null;
+      while (!words.isEmpty() && (words.get(0).startsWith("jar=") || words.get(0).startsWith("java="))) {
+        String w = words.remove(0);
+        if (w.startsWith("jar=")) {
+          jar = w.substring(4);
+        } else {
+          java = w.substring(5);
+        }
       }
-      return new Spec(name, base, jar, List.copyOf(words));
+      return new Spec(name, base, jar, java, List.copyOf(words));
     }
   }
 
@@ -91,7 +101,7 @@ final class Contenders {
         return List.of(sources.nginx(), "-c", file.toString(), "-e", run.resolve("error.log").toString());
       }
       default -> {
-        cmd.add(sources.java());
+        cmd.add(s.java() != null ? s.java() : sources.java());
         cmd.addAll(sources.jvmOptions());
         cmd.addAll(s.jvmFlags());
       }
@@ -131,7 +141,7 @@ final class Contenders {
     ServerProcesses p = s.base().equals("rpc-server") || s.base().equals("static-server")
         ? ServerProcesses.start(List.of(cmd), port + 1, logs, s.name())
         : ServerProcesses.startPlain(cmd, "127.0.0.1", port, logs, s.name());
-    return new Contender(s.name(), s.kind(), s.jvm(), port, p);
+    return new Contender(s.name(), s.kind(), s.jvm(), s.java() != null ? s.java() : sources.java(), port, p);
   }
 
   /** The files the static rows serve (index.html from static-server's jar), readable by nginx's worker. */

@@ -7,6 +7,7 @@ import io.portshare.bench.results.Row;
 import io.portshare.bench.results.Stats;
 import io.portshare.bench.results.Table;
 import io.portshare.bench.statics.Loopback;
+import io.portshare.bench.statics.WarmUp;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +31,7 @@ import java.util.Set;
 final class Ledger {
 
   /** What the run does: its columns, rounds and passes. */
-  record Plan(List<Workload> workloads, int rounds, Duration duration, Duration warmup, Duration serverWarmup,
+  record Plan(List<Workload> workloads, int rounds, Duration duration, Duration warmup, WarmUp serverWarmup,
       Duration syscallPass, Duration allocPass, int held, int heldAddresses) {}
 
   static final Metric CPU = new Metric("server_us", "server CPU µs per operation", 1);
@@ -50,21 +51,20 @@ final class Ledger {
 
   private final Plan plan;
   private final Load load;
-  private final JvmProbe jvm;
   private final Path out;
   private final PrintStream log;
   private final Loopback destinations = new Loopback(10);
   /** Raw figures of every timed pass, one line each. */
   private final List<String> raw = new ArrayList<>();
+  private final List<String> warmups = new ArrayList<>();
   private final Map<String, Map<String, List<Round>>> rounds = new LinkedHashMap<>();
   private final Map<String, Map<String, Long>> syscalls = new LinkedHashMap<>();
   private final Map<String, Map<String, Double>> perConnection = new LinkedHashMap<>();
   private final Map<String, double[]> gc = new LinkedHashMap<>(); // seconds, connections
 
-  Ledger(Plan plan, Load load, JvmProbe jvm, Path out, PrintStream log) {
+  Ledger(Plan plan, Load load, Path out, PrintStream log) {
     this.plan = plan;
     this.load = load;
-    this.jvm = jvm;
     this.out = out;
     this.log = log;
     raw.add("# kind column server round operations connections seconds server_user_s server_system_s "
@@ -84,8 +84,7 @@ final class Ledger {
     Workload probe = columns.stream().filter(Workload::close).findFirst().orElse(columns.get(0));
     for (Contender c : servers) {
       for (Workload w : columns) {
-        log.printf("warming %s on %s (%d ms)%n", c.name(), w.label(), plan.serverWarmup().toMillis());
-        load.run(c, w, destinations.next(), plan.serverWarmup(), Duration.ZERO);
+        warm(c, w);
       }
     }
     for (int r = 1; r <= plan.rounds(); r++) {
@@ -97,11 +96,11 @@ final class Ledger {
       }
       for (Workload w : cols) {
         for (Contender c : order) {
-          double gc0 = w == probe && c.jvm() ? jvm.gcSeconds(c.mainPid()) : 0;
+          double gc0 = w == probe && c.jvm() ? c.probe().gcSeconds(c.mainPid()) : 0;
           Pass p = load.run(c, w, destinations.next(), plan.duration(), plan.warmup());
           if (w == probe && c.jvm()) {
             double[] g = gc.computeIfAbsent(c.name(), k -> new double[2]);
-            g[0] += jvm.gcSeconds(c.mainPid()) - gc0;
+            g[0] += c.probe().gcSeconds(c.mainPid()) - gc0;
             g[1] += p.connections();
           }
           record(kind, w, c, r, p);
@@ -129,6 +128,28 @@ final class Ledger {
     }
   }
 
+  /**
+   * Unmeasured load until the server's CPU per operation settles ({@link WarmUp}): on a busy machine
+   * the JIT's compile threads spend tens of CPU-seconds inside the server's counters, so a fixed
+   * wall-clock warm-up leaves a JVM cold.
+   */
+  private void warm(Contender c, Workload w) throws IOException, InterruptedException {
+    List<Double> steps = new ArrayList<>();
+    while (!plan.serverWarmup().done(steps)) {
+      steps.add(load.run(c, w, destinations.next(), WarmUp.STEP, Duration.ZERO).serverMicrosPerOp());
+    }
+    String line = c.name() + " " + w.label() + ": " + String.join(" ",
+        steps.stream().map(v -> String.format(Locale.ROOT, "%.1f", v)).toList())
+        + (plan.serverWarmup().settled(steps) ? "" : " (not settled within the limit)");
+    warmups.add(line);
+    log.println("warm " + line);
+  }
+
+  /** Each server's warm-up, column by column: server CPU µs per operation of each step. */
+  List<String> warmups() {
+    return warmups;
+  }
+
   /** The key under which a syscall count map carries the pass's connections. */
   static final String CONNECTIONS = " connections";
 
@@ -150,9 +171,9 @@ final class Ledger {
 
   private void allocations(Contender c, Workload w, Map<String, Double> figures) throws IOException, InterruptedException {
     log.printf("counting allocations of %s on %s (%d ms)%n", c.name(), w.label(), plan.allocPass().toMillis());
-    Map<String, Long> before = jvm.allocatedByThread(c.mainPid());
+    Map<String, Long> before = c.probe().allocatedByThread(c.mainPid());
     Pass p = load.run(c, w, destinations.next(), plan.allocPass(), Duration.ZERO);
-    Map<String, Long> after = jvm.allocatedByThread(c.mainPid());
+    Map<String, Long> after = c.probe().allocatedByThread(c.mainPid());
     long total = 0;
     long busiest = 0;
     for (Map.Entry<String, Long> e : after.entrySet()) {
@@ -187,8 +208,8 @@ final class Ledger {
   /** A JVM collects its garbage (twice: what the first frees may let the second free more); then a moment's rest. */
   private void settle(Contender c) throws IOException, InterruptedException {
     if (c.jvm()) {
-      jvm.gc(c.mainPid());
-      jvm.gc(c.mainPid());
+      c.probe().gc(c.mainPid());
+      c.probe().gc(c.mainPid());
     }
     Thread.sleep(500);
   }

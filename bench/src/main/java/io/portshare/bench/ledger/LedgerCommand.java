@@ -7,6 +7,7 @@ import io.portshare.bench.results.Results;
 import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.Table;
+import io.portshare.bench.statics.WarmUp;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,7 +42,7 @@ public final class LedgerCommand implements Callable<Integer> {
   List<String> rows;
 
   @Option(names = "--variant",
-      description = "an extra row LABEL=BASE [jar=PATH] [JVM flags], e.g. 'rpc-server-parallel=rpc-server "
+      description = "an extra row LABEL=BASE [jar=PATH] [java=PATH] [JVM flags], e.g. 'rpc-server-parallel=rpc-server "
           + "-XX:+UseParallelGC', for an A/B in the same run (repeatable)")
   List<String> variants = new ArrayList<>();
 
@@ -60,9 +61,14 @@ public final class LedgerCommand implements Callable<Integer> {
       description = "unmeasured load before each measured window (default: ${DEFAULT-VALUE})")
   Duration warmup;
 
-  @Option(names = "--server-warmup", defaultValue = "5s",
-      description = "unmeasured load per server and column before the first round, for the JIT (default: ${DEFAULT-VALUE})")
+  @Option(names = "--server-warmup", defaultValue = "6s",
+      description = "unmeasured load per server and column before the first round, at least this long and until "
+          + "its server CPU per operation settles, for the JIT (default: ${DEFAULT-VALUE})")
   Duration serverWarmup;
+
+  @Option(names = "--server-warmup-max", defaultValue = "40s",
+      description = "the longest warm-up per server and column (default: ${DEFAULT-VALUE})")
+  Duration serverWarmupMax;
 
   @Option(names = "--connections", defaultValue = "32", description = "client connections, closed loop, one client thread (default: ${DEFAULT-VALUE})")
   int connections;
@@ -139,8 +145,9 @@ public final class LedgerCommand implements Callable<Integer> {
         nginx, nginxTemplate);
     Contenders starter = new Contenders(sources, site, scratch, out.resolve("logs"));
     Load load = new Load(cLoad, wrk, connections);
-    Ledger.Plan plan = new Ledger.Plan(workloads, rounds, duration, warmup, serverWarmup, syscallPass, allocPass, held, 8);
-    Ledger ledger = new Ledger(plan, load, new JvmProbe(java), out, System.out);
+    Ledger.Plan plan = new Ledger.Plan(workloads, rounds, duration, warmup,
+        new WarmUp(serverWarmup, serverWarmupMax.compareTo(serverWarmup) < 0 ? serverWarmup : serverWarmupMax), syscallPass, allocPass, held, 8);
+    Ledger ledger = new Ledger(plan, load, out, System.out);
 
     Map<String, String> meta = new LinkedHashMap<>();
     meta.put("command", BenchMain.command());
@@ -152,7 +159,8 @@ public final class LedgerCommand implements Callable<Integer> {
         + connections + " connections, closed loop; each pass to its own 127.0.0.x");
     meta.put("timed", rounds + " rounds of " + duration.toMillis() + " ms per server and column (after "
         + warmup.toMillis() + " ms unmeasured), rows and columns reversed every other round; each server first "
-        + "warmed " + serverWarmup.toMillis() + " ms per column");
+        + "warmed per column in steps of " + WarmUp.STEP.toMillis() + " ms for " + serverWarmup.toMillis() + "-"
+        + serverWarmupMax.toMillis() + " ms, until its server CPU per operation settled (steps below)");
     meta.put("CPU", "server utime and stime from /proc/PID/stat (the server's processes and children) over each "
         + "measured window, per operation; on loopback part of each side's kernel work is charged to the other");
     meta.put("per connection", "untimed passes on the first one-per-connection column: system calls from strace -c -f "
@@ -193,6 +201,9 @@ public final class LedgerCommand implements Callable<Integer> {
       Files.writeString(out.resolve("rounds.txt"), String.join("\n", ledger.raw()) + "\n", StandardCharsets.UTF_8);
     }
     meta.put("load average at end", Machine.loadAverage());
+    for (int i = 0; i < ledger.warmups().size(); i++) {
+      meta.put("warm-up " + (i + 1), ledger.warmups().get(i));
+    }
     Results results = new Results("portshare ledger: the cost of one connection", meta, tables);
     ResultsWriter.writeAll(results, out);
     Files.writeString(out.resolve("table.txt"), ResultsText.of(results) + "\nHeadline (median server CPU µs per "
@@ -209,7 +220,7 @@ public final class LedgerCommand implements Callable<Integer> {
       if (!Contenders.RPC.contains(n) && !Contenders.HTTP.contains(n)) {
         throw new IllegalArgumentException("invalid value for --rows: " + n + "; expected some of " + allRows());
       }
-      out.add(new Contenders.Spec(n, n, null, List.of()));
+      out.add(new Contenders.Spec(n, n, null, null, List.of()));
     }
     for (String v : variants) {
       Contenders.Spec s = Contenders.Spec.variant(v);

@@ -51,7 +51,7 @@ class LedgerCommandTest {
     Path out = dir.resolve("out");
     CommandLine cl = new CommandLine(new BenchMain()).registerConverter(Duration.class, Units::duration);
     int code = cl.execute("ledger", "--rows", "c-echo,netty-echo,nginx", "--columns", "64B|1x,1k.bin close",
-        "--rounds", "2", "--duration", "1s", "--warmup", "0", "--server-warmup", "1s", "--syscall-pass", "1s",
+        "--rounds", "2", "--duration", "1s", "--warmup", "0", "--server-warmup", "2s", "--server-warmup-max", "2s", "--syscall-pass", "1s",
         "--alloc-pass", "1s", "--held", "50", "--connections", "4", "--port", Integer.toString(port),
         "--classpath", System.getProperty("java.class.path"), "--c-echo", echo.toString(), "--c-load", rpcload.toString(),
         "--wrk", wrk.get(), "--nginx", nginx.get(), "--nginx-template", "peers/nginx-static.conf.template",
@@ -99,8 +99,9 @@ class LedgerCommandTest {
 
   @Test
   void aVariantNamesItsBaseJarAndFlags() {
-    Contenders.Spec s = Contenders.Spec.variant("rpc-server-b=rpc-server jar=other.jar -XX:+UseParallelGC -Dx=1");
-    assertThat(s).isEqualTo(new Contenders.Spec("rpc-server-b", "rpc-server", "other.jar",
+    Contenders.Spec s = Contenders.Spec.variant("rpc-server-b=rpc-server jar=other.jar java=/opt/jdk/bin/java "
+        + "-XX:+UseParallelGC -Dx=1");
+    assertThat(s).isEqualTo(new Contenders.Spec("rpc-server-b", "rpc-server", "other.jar", "/opt/jdk/bin/java",
         List.of("-XX:+UseParallelGC", "-Dx=1")));
     assertThat(s.kind()).isEqualTo(Contender.Kind.RPC);
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> Contenders.Spec.variant("x=nginx"))

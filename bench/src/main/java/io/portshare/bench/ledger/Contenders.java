@@ -36,8 +36,8 @@ final class Contenders {
     }
 
     /**
-     * {@code LABEL=BASE [jar=PATH] [java=PATH] [JVM flag...]}, e.g. {@code rpc-server-parallel=rpc-server
-     * -XX:+UseParallelGC}; {@code java} is another JVM's launcher (another release).
+     * {@code LABEL=BASE [jar=PATH] [java=PATH|N] [JVM flag...]}, e.g. {@code rpc-server-parallel=rpc-server
+     * -XX:+UseParallelGC}; {@code java} is another JVM's launcher, or N for the installed JDK of release N.
      */
     static Spec variant(String text) {
       int eq = text.indexOf('=');
@@ -101,7 +101,7 @@ final class Contenders {
         return List.of(sources.nginx(), "-c", file.toString(), "-e", run.resolve("error.log").toString());
       }
       default -> {
-        cmd.add(s.java() != null ? s.java() : sources.java());
+        cmd.add(java(s, sources.java()));
         cmd.addAll(sources.jvmOptions());
         cmd.addAll(s.jvmFlags());
       }
@@ -126,6 +126,44 @@ final class Contenders {
     return cmd;
   }
 
+  /**
+   * The launcher of a row: the bench's own JVM, a path, or for {@code java=N} the newest installed JDK
+   * of release N or later, found by looking under the system's JVM directory (as deploy/java.sh does).
+   */
+  static String java(Spec s, String own) throws IOException {
+    if (s.java() == null) {
+      return own;
+    }
+    if (!s.java().matches("\\d+")) {
+      return s.java();
+    }
+    int want = Integer.parseInt(s.java());
+    Path best = null;
+    int bestMajor = 0;
+    Path jvms = Path.of(System.getenv().getOrDefault("PORTSHARE_JVM_DIR", "/usr/lib/jvm"));
+    try (var homes = Files.list(jvms)) {
+      for (Path home : homes.sorted().toList()) {
+        Path release = home.resolve("release");
+        if (!Files.isRegularFile(release) || !Files.isExecutable(home.resolve("bin/java"))) {
+          continue;
+        }
+        var m = java.util.regex.Pattern.compile("(?m)^JAVA_VERSION=\"(\\d+)").matcher(Files.readString(release));
+        if (m.find()) {
+          int major = Integer.parseInt(m.group(1));
+          if (major >= want && major > bestMajor) {
+            best = home;
+            bestMajor = major;
+          }
+        }
+      }
+    }
+    if (best == null) {
+      throw new IllegalArgumentException("invalid value for --variant " + s.name() + ": no JDK of release " + want
+          + " or later under " + jvms);
+    }
+    return best.resolve("bin/java").toString();
+  }
+
   private static String mainClass(String base) {
     return switch (base) {
       case "netty-echo" -> NettyEcho.class.getName();
@@ -141,7 +179,7 @@ final class Contenders {
     ServerProcesses p = s.base().equals("rpc-server") || s.base().equals("static-server")
         ? ServerProcesses.start(List.of(cmd), port + 1, logs, s.name())
         : ServerProcesses.startPlain(cmd, "127.0.0.1", port, logs, s.name());
-    return new Contender(s.name(), s.kind(), s.jvm(), s.java() != null ? s.java() : sources.java(), port, p);
+    return new Contender(s.name(), s.kind(), s.jvm(), java(s, sources.java()), port, p);
   }
 
   /** The files the static rows serve (index.html from static-server's jar), readable by nginx's worker. */

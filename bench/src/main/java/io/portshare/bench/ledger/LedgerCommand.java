@@ -42,8 +42,9 @@ public final class LedgerCommand implements Callable<Integer> {
   List<String> rows;
 
   @Option(names = "--variant",
-      description = "an extra row LABEL=BASE [jar=PATH] [java=PATH] [JVM flags], e.g. 'rpc-server-parallel=rpc-server "
-          + "-XX:+UseParallelGC', for an A/B in the same run (repeatable)")
+      description = "an extra row LABEL=BASE [jar=PATH] [java=PATH|N] [JVM flags], e.g. 'rpc-server-parallel=rpc-server "
+          + "-XX:+UseParallelGC' or 'rpc-server-25=rpc-server java=25' (the installed JDK of release 25), for an A/B "
+          + "in the same run (repeatable)")
   List<String> variants = new ArrayList<>();
 
   @Option(names = "--columns", split = ",",
@@ -170,7 +171,10 @@ public final class LedgerCommand implements Callable<Integer> {
         + " idle connections held open, per connection");
     for (Contenders.Spec s : specs) {
       if (s.jvm()) {
-        meta.put("row " + s.name(), String.join(" ", starter.command(s, port)));
+        // As a reader would type it: the JVM by name, the scratch site as SITE.
+        meta.put("row " + s.name(), String.join(" ", starter.command(s, port)).replace(java, "java")
+            .replace(Contenders.java(s, java), s.java() == null ? "java" : "java(" + s.java() + ")")
+            .replace(site.toString(), "SITE"));
       }
     }
     List<Table> tables = new ArrayList<>();

@@ -1,11 +1,35 @@
 package io.portshare.statics;
 
-/** One byte range of a {@code Range} header (RFC 9110 14.1). Several ranges are answered with the whole file. */
+/**
+ * The range a GET asks for (RFC 9110 14.1): one byte range of a {@code Range} header, when its
+ * {@code If-Range} holds. A range is answered 206, {@link #UNSATISFIABLE} 416, null (no range, or
+ * one to ignore) 200 with the whole file. Several ranges are answered with the whole file.
+ */
 final class ByteRange {
 
   static final long[] UNSATISFIABLE = new long[0];
 
   private ByteRange() {}
+
+  /**
+   * The range a request with a {@code Range} header asks for, as {@link #parse} gives it, or null
+   * (send the whole file) when its {@code If-Range} (null when absent) no longer holds.
+   */
+  static long[] of(String range, String ifRange, long size, String etag, long modifiedSeconds) {
+    return ifRangeHolds(ifRange, etag, modifiedSeconds) ? parse(range, size) : null;
+  }
+
+  /** RFC 9110 13.1.5: an entity tag must match exactly (a strong one), a date be the file's own. */
+  private static boolean ifRangeHolds(String ifRange, String etag, long modifiedSeconds) {
+    if (ifRange == null) {
+      return true;
+    }
+    String v = ifRange.trim();
+    if (v.startsWith("\"")) {
+      return v.equals(etag);
+    }
+    return HttpDates.parseSeconds(v) == modifiedSeconds;
+  }
 
   /**
    * The first and last byte asked for, clipped to the file; {@link #UNSATISFIABLE} when no byte of

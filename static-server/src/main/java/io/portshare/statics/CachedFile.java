@@ -11,7 +11,7 @@ import java.nio.file.Path;
  * What one file answers with, worked out once: its header values pre-encoded, and, when small,
  * its bytes. The equivalent of an nginx open_file_cache entry plus the response head.
  */
-final class CachedFile implements FileCache.Found {
+final class CachedFile implements FileCache.Found, Route {
 
   final Path path;
   final String pathString;

@@ -10,7 +10,7 @@ import io.netty.handler.codec.http.HttpRequest;
  * The request-head clock of one connection, against slowloris: it starts at the first byte of a
  * request and stops when the decoder has the whole head. The idle timeout cannot do this, since
  * every trickled byte resets it; an idle keep-alive connection, with no head begun, is left alone.
- * {@link StaticVerticle} sweeps its connections and closes those whose head took too long.
+ * {@link OpenConnections} sweeps them and closes those whose head took too long.
  * Two field writes per request; no timer per request.
  */
 final class HeadWatch {

@@ -1,0 +1,44 @@
+package io.portshare.statics;
+
+import io.vertx.core.http.HttpMethod;
+
+/**
+ * Decides what a request names, from its method and raw path. A cached file costs one map lookup;
+ * the path is decoded and looked up on disk only on a miss (see {@link FileCache}).
+ */
+final class RequestRouter {
+
+  private final FileCache cache;
+  private final boolean listing;
+
+  RequestRouter(FileCache cache, boolean listing) {
+    this.cache = cache;
+    this.listing = listing;
+  }
+
+  /** {@code now} is the time in epoch millis, as the cache reckons freshness by it. */
+  Route route(HttpMethod method, String rawPath, long now) {
+    if (method != HttpMethod.GET && method != HttpMethod.HEAD) {
+      return Route.NoFile.METHOD_NOT_ALLOWED;
+    }
+    CachedFile file = cache.get(rawPath, now);
+    if (file != null) {
+      return file;
+    }
+    RequestPath path = RequestPath.of(rawPath);
+    if (path.refused()) {
+      return path.refusal() == RequestPath.BAD_REQUEST ? Route.NoFile.BAD_REQUEST : Route.NoFile.NOT_FOUND;
+    }
+    FileCache.Found found = cache.load(rawPath, path, now);
+    if (found instanceof CachedFile loaded) {
+      return loaded;
+    }
+    if (found == FileCache.Miss.DIRECTORY_NEEDS_SLASH) {
+      return Route.NoFile.ADD_SLASH;
+    }
+    if (found == FileCache.Miss.DIRECTORY_WITHOUT_INDEX && listing) {
+      return Route.NoFile.LISTING;
+    }
+    return Route.NoFile.NOT_FOUND;
+  }
+}

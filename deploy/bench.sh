@@ -16,6 +16,8 @@
 #   deploy/bench.sh --workers 1,2 --modes reuseport,processes --duration 10s
 #   deploy/bench.sh static                       # the static-file table against nginx (portshare-bench static)
 #   deploy/bench.sh coldstart                    # fresh servers stormed right after ready (deploy/bench-coldstart.sh)
+#   deploy/bench.sh seeds                        # the five source experiments beside their published tables (~20 min)
+#   deploy/bench.sh seeds --seed 000             # one of them; --published for the published lengths
 #   deploy/bench.sh ledger                       # what one connection costs each server at the floor, one worker
 #                                                # each side: C echo, plain Netty, rpc-server, stock Vert.x; nginx,
 #                                                # plain Netty, static-server, stock Vert.x (portshare-bench ledger;
@@ -40,7 +42,7 @@ BENCH_JAR=$(portshare_jar bench)
 
 sub=rpc-matrix
 case "${1:-}" in
-  static|rpc|rpc-matrix|rpc-calibrate|ledger) sub=$1; shift ;;
+  static|seeds|rpc|rpc-matrix|rpc-calibrate|ledger) sub=$1; shift ;;
   --calibrate) sub=rpc-calibrate; shift ;;
 esac
 remote=no
@@ -50,6 +52,7 @@ needed=(bench)
 [ "$remote" = no ] && needed+=(rpc-server)
 [ "$sub" = static ] && needed+=(static-server)
 [ "$sub" = ledger ] && needed+=(static-server)
+[ "$sub" = seeds ] && needed+=(static-server)
 portshare_need_jars "${needed[@]}"
 if { [ ! -x bench/peers/c-echo/echo ] || [ ! -x bench/peers/c-echo/rpcload ]; } && command -v gcc >/dev/null; then
   bench/peers/c-echo/build.sh >&2 || echo "bench: could not build the C peers; the Java generator makes the load, no c-epoll row" >&2

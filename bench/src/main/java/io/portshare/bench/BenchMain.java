@@ -8,20 +8,22 @@ import java.util.List;
 import picocli.CommandLine;
 import io.portshare.bench.ledger.LedgerCommand;
 import io.portshare.bench.results.ReportCommand;
+import io.portshare.bench.seeds.SeedsCommand;
 import io.portshare.bench.statics.StaticCommand;
 import picocli.CommandLine.Command;
 
 /**
  * {@code java -jar portshare-bench.jar SUBCOMMAND}: the RPC load generator ({@code rpc}), the RPC
  * matrix driver ({@code rpc-matrix}), the generator's calibration against the C reference client
- * ({@code rpc-calibrate}), the static-file table ({@code static}), a run's reports again from its
- * results ({@code report}) and what one connection costs each server at the floor ({@code ledger}). Exit codes: 0 done,
+ * ({@code rpc-calibrate}), the static-file table ({@code static}), the five source experiments
+ * ({@code seeds}), a run's reports again from its results ({@code report}) and what one connection
+ * costs each server at the floor ({@code ledger}). Exit codes: 0 done,
  * 2 bad usage, 1 anything else (including a run that counted errors).
  */
 @Command(name = "portshare-bench", mixinStandardHelpOptions = true, versionProvider = BenchMain.Version.class,
     description = "Benchmarks of portshare services: RPC transactions and static files.",
     subcommands = {RpcCommand.class, RpcMatrixCommand.class, RpcCalibrateCommand.class, StaticCommand.class,
-        ReportCommand.class, LedgerCommand.class})
+        SeedsCommand.class, ReportCommand.class, LedgerCommand.class})
 public final class BenchMain implements Runnable {
 
   @CommandLine.Spec
@@ -49,7 +51,7 @@ public final class BenchMain implements Runnable {
     return commandLine(lastArgs);
   }
 
-  static int execute(String... args) {
+  public static int execute(String... args) {
     lastArgs = args.clone();
     CommandLine cl = new CommandLine(new BenchMain());
     cl.registerConverter(Duration.class, Units::duration);
@@ -72,7 +74,7 @@ public final class BenchMain implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(),
-        "which subcommand? one of rpc, rpc-matrix, rpc-calibrate, static, report, ledger");
+        "which subcommand? one of rpc, rpc-matrix, rpc-calibrate, static, seeds, report, ledger");
   }
 
   static final class Version implements CommandLine.IVersionProvider {

@@ -8,7 +8,7 @@ import java.nio.file.Path;
  * ({@link CLoadTool}), which the calibration compares it with and which can run the closed-loop
  * cells itself, the way wrk does for HTTP.
  */
-interface LoadEngine {
+public interface LoadEngine {
 
   LoadEngine JAVA = new LoadEngine() {
     @Override

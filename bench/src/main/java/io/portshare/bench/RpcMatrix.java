@@ -22,12 +22,19 @@ public final class RpcMatrix {
   /**
    * A row to measure: a mode at a worker count, started with these commands (a C peer without
    * admin port when {@code plain}), or an existing target ({@code commands} empty) whose server
-   * processes, if on this machine, are {@code targetPids}.
+   * processes, if on this machine, are {@code targetPids}. A plain row with {@code children} above 0
+   * is a supervisor started by socket activation: it starts on the first connection, and is ready
+   * when its children's admin ports (PORT+1 ..) say so.
    */
-  public record RowPlan(String mode, int workers, List<List<String>> commands, boolean plain, List<Long> targetPids) {
+  public record RowPlan(String mode, int workers, List<List<String>> commands, boolean plain, List<Long> targetPids,
+      int children) {
 
     public RowPlan(String mode, int workers, List<List<String>> commands, boolean plain) {
-      this(mode, workers, commands, plain, List.of());
+      this(mode, workers, commands, plain, List.of(), 0);
+    }
+
+    public RowPlan(String mode, int workers, List<List<String>> commands, boolean plain, List<Long> targetPids) {
+      this(mode, workers, commands, plain, targetPids, 0);
     }
 
     String label() {
@@ -52,7 +59,7 @@ public final class RpcMatrix {
    * {@code serverWarmup}: load run, not measured, on every freshly started server before its first
    * cell, so that the first column does not pay for the server's JIT and class loading alone.
    */
-  RpcMatrix(LoadSpec base, List<Column> columns, int rounds, Path logDir, PrintStream log, Progress progress,
+  public RpcMatrix(LoadSpec base, List<Column> columns, int rounds, Path logDir, PrintStream log, Progress progress,
       Duration serverWarmup, LoadEngine engine) {
     this.serverWarmup = serverWarmup;
     this.base = base;
@@ -107,6 +114,9 @@ public final class RpcMatrix {
     try {
       if (plan.plain()) {
         servers = ServerProcesses.startPlain(plan.commands().get(0), base.host(), base.port(), logDir, name);
+        if (plan.children() > 0) {
+          servers.awaitAdmin(base.port() + 1, plan.children());
+        }
       } else if (!plan.commands().isEmpty()) {
         servers = ServerProcesses.start(plan.commands(), base.port() + 1, logDir, name);
         String actual = servers.reportedMode();

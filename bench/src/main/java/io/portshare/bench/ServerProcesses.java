@@ -108,9 +108,34 @@ public final class ServerProcesses implements AutoCloseable {
     }
   }
 
-  /** Process ids of the servers, whose CPU is read from /proc next to the generator's. */
-  List<Long> pids() {
-    return processes.stream().map(Process::pid).toList();
+  /**
+   * Process ids of the servers and of their children as they are now (a supervisor's workers, nginx's),
+   * whose CPU is read from /proc next to the generator's.
+   */
+  public List<Long> pids() {
+    List<Long> out = new ArrayList<>();
+    for (Process p : processes) {
+      out.add(p.pid());
+      p.descendants().forEach(d -> out.add(d.pid()));
+    }
+    return out;
+  }
+
+  /**
+   * Waits until the admin ports {@code first} .. {@code first + count - 1} say ready: the children of a
+   * supervisor, which numbers their admin ports from its own {@code --admin-port}.
+   */
+  public void awaitAdmin(int first, int count) throws IOException {
+    Process p = processes.get(0);
+    for (int i = 0; i < count; i++) {
+      if (!new AdminPort(first + i).awaitReady(READY_TIMEOUT, p::isAlive)) {
+        if (!p.isAlive()) {
+          throw new IOException("server exited with code " + p.exitValue() + ": " + lastLine(logs.get(0)));
+        }
+        throw new IOException("admin port " + (first + i) + " not ready after " + READY_TIMEOUT.toSeconds() + " s; see "
+            + logs.get(0));
+      }
+    }
   }
 
   /** The scaling mode the first process says it runs, from its {@code portshare_info} metric. */

@@ -20,8 +20,15 @@ public final class NginxConfig {
    * @param root the site nginx serves
    */
   public static String render(String template, String run, String root, int port, int workers, boolean sendfile) {
+    return render(template, run, root, port, workers, sendfile, true);
+  }
+
+  /** {@code reuseport} false: one listening socket, opened by the master, that every worker accepts on. */
+  public static String render(String template, String run, String root, int port, int workers, boolean sendfile,
+      boolean reuseport) {
     return fill(template, Map.of("RUN", run, "ROOT", root, "PORT", Integer.toString(port),
-        "WORKERS", Integer.toString(workers), "SENDFILE", sendfile ? "on" : "off"));
+        "WORKERS", Integer.toString(workers), "SENDFILE", sendfile ? "on" : "off",
+        "REUSEPORT", reuseport ? " reuseport" : ""));
   }
 
   static String fill(String template, Map<String, String> values) {

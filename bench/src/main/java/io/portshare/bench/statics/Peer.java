@@ -9,10 +9,10 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** A server under test, as the driver started it: its name in the tables, its port, its processes. */
-record Peer(String name, int port, ServerProcesses processes) implements AutoCloseable {
+public record Peer(String name, int port, ServerProcesses processes) implements AutoCloseable {
 
   /** A command ready once its admin port says so (static-server: PORT+1). */
-  static Peer withAdmin(String name, int port, List<String> command, Path logDir) throws IOException {
+  public static Peer withAdmin(String name, int port, List<String> command, Path logDir) throws IOException {
     return new Peer(name, port, ServerProcesses.start(List.of(command), port + 1, logDir, logName(name)));
   }
 
@@ -22,22 +22,28 @@ record Peer(String name, int port, ServerProcesses processes) implements AutoClo
    */
   static Peer nginx(String name, String binary, Path template, Path run, Path root, int port, int workers,
       boolean sendfile, Path logDir) throws IOException {
+    return nginx(name, binary, template, run, root, port, workers, sendfile, true, logDir);
+  }
+
+  /** As above; {@code reuseport} false gives every worker the one listening socket the master opened. */
+  public static Peer nginx(String name, String binary, Path template, Path run, Path root, int port, int workers,
+      boolean sendfile, boolean reuseport, Path logDir) throws IOException {
     Files.createDirectories(run.resolve("tmp"));
     Site.readable(run, true);
     String conf = NginxConfig.render(Files.readString(template, StandardCharsets.UTF_8), run.toString(),
-        root.toString(), port, workers, sendfile);
+        root.toString(), port, workers, sendfile, reuseport);
     Path file = run.resolve("nginx.conf");
     Files.writeString(file, conf, StandardCharsets.UTF_8);
     List<String> cmd = List.of(binary, "-c", file.toString(), "-e", run.resolve("error.log").toString());
     return new Peer(name, port, ServerProcesses.startPlain(cmd, "127.0.0.1", port, logDir, logName(name)));
   }
 
-  private static String logName(String name) {
+  static String logName(String name) {
     return name.replaceAll("[^A-Za-z0-9]+", "-").replaceAll("^-|-$", "");
   }
 
   /** CPU time of the server's processes and their children (nginx's workers) so far. */
-  CpuTime cpu() {
+  public CpuTime cpu() {
     double user = 0;
     double system = 0;
     for (ProcessHandle h : processes.handles()) {

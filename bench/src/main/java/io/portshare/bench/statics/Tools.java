@@ -9,12 +9,12 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /** The external programs the static benchmark drives: found on PATH (or a usual place), and their versions. */
-final class Tools {
+public final class Tools {
 
   private Tools() {}
 
   /** {@code name} on PATH, else the first of {@code usual} that is executable. */
-  static Optional<String> find(String name, String... usual) {
+  public static Optional<String> find(String name, String... usual) {
     String path = System.getenv().getOrDefault("PATH", "");
     for (String dir : path.split(File.pathSeparator)) {
       if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
@@ -30,7 +30,7 @@ final class Tools {
   }
 
   /** The first line a program prints for its version flag, or "unknown version". */
-  static String version(String binary, String flag) {
+  public static String version(String binary, String flag) {
     try {
       Process p = new ProcessBuilder(binary, flag).redirectErrorStream(true).start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

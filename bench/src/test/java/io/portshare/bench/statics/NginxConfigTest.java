@@ -20,6 +20,8 @@ class NginxConfigTest {
         "listen 18090 reuseport", "root /scratch/site;", "client_body_temp_path /scratch/run/tmp;", "daemon off;",
         "access_log off;");
     assertThat(NginxConfig.render(Files.readString(TEMPLATE), "/r", "/s", 1, 1, true)).contains("sendfile on;");
+    assertThat(NginxConfig.render(Files.readString(TEMPLATE), "/r", "/s", 18091, 2, true, false))
+        .contains("listen 18091 backlog=4096;").doesNotContain("listen 18091 reuseport");
   }
 
   @Test

@@ -1,0 +1,333 @@
+package io.portshare.bench.seeds;
+
+import io.portshare.bench.BenchMain;
+import io.portshare.bench.OutDir;
+import io.portshare.bench.results.Machine;
+import io.portshare.bench.results.Metric;
+import io.portshare.bench.results.Results;
+import io.portshare.bench.results.Row;
+import io.portshare.bench.results.Table;
+import io.portshare.bench.statics.Tools;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code portshare-bench seeds}: the five source experiments re-run here, each beside its published table. */
+@Command(name = "seeds", mixinStandardHelpOptions = true,
+    description = {"Re-runs the five source experiments (seeds 000-004) on this machine and writes each beside its "
+        + "published table, with the effect each seed found and whether this run shows it.",
+        "000: 30,000 concurrent Connection: close connections (wrk), one socket against a socket per worker; "
+            + "001: parallel httperf sessions, the accept path; 002: sendfile against copying over loopback, three "
+            + "CPU pinnings; 003: the RPC table at 1-16 workers; 004: httperf --num-conns 30000 --rate 3000, epoll "
+            + "against io_uring.",
+        "Defaults take about 20 minutes on 2 CPUs; --published runs the published lengths. Writes table.txt, "
+            + "results.json, results.csv and report.html under --out/<timestamp>-seeds/."})
+public final class SeedsCommand implements Callable<Integer> {
+
+  static final List<String> ALL = List.of("000", "001", "002", "003", "004");
+
+  @Option(names = "--seed", split = ",", description = "seeds to run, e.g. 000 or 001,004 (default: all)")
+  List<String> seeds;
+
+  @Option(names = "--published",
+      description = "the published lengths: 2-minute runs in 000, 4 httperf rounds in 001 and 004")
+  boolean published;
+
+  @Option(names = "--connections", defaultValue = "30000",
+      description = "000: concurrent connections in all (default: ${DEFAULT-VALUE})")
+  int connections;
+
+  @Option(names = "--wrk-processes", defaultValue = "2",
+      description = "000: wrk processes sharing the connections, one thread each (default: ${DEFAULT-VALUE}, "
+          + "as the seed's two clients)")
+  int wrkProcesses;
+
+  @Option(names = "--sizes", split = ",", defaultValue = "1k.bin,8k.bin,16k.bin,24k.bin",
+      description = "000: files (default: ${DEFAULT-VALUE})")
+  List<String> sizes;
+
+  @Option(names = "--duration", description = "000: each wrk run (default: 10s; --published: 2m)")
+  Duration duration;
+
+  @Option(names = "--rounds", defaultValue = "1",
+      description = "000, 002 and 003: rounds, the order alternating (default: ${DEFAULT-VALUE})")
+  int rounds;
+
+  @Option(names = "--httperfs", description = "001: parallel httperf processes (default: 2 per CPU; the seed ran 16)")
+  Integer httperfs;
+
+  @Option(names = "--sessions", defaultValue = "5000",
+      description = "001: sessions per httperf, --wsess=N,1,1 (default: ${DEFAULT-VALUE})")
+  int sessions;
+
+  @Option(names = "--httperf-rounds", description = "001 and 004: rounds (default: 2; --published: 4)")
+  Integer httperfRounds;
+
+  @Option(names = "--files", defaultValue = "60", description = "002: files (default: ${DEFAULT-VALUE})")
+  int files;
+
+  @Option(names = "--file-kib", defaultValue = "300", description = "002: KiB per file (default: ${DEFAULT-VALUE})")
+  int fileKib;
+
+  @Option(names = "--transfer", defaultValue = "5s",
+      description = "002: measured time per cell (default: ${DEFAULT-VALUE})")
+  Duration transfer;
+
+  @Option(names = "--rpc-workers", split = ",", defaultValue = "1,2,4,8,16",
+      description = "003: worker counts (default: ${DEFAULT-VALUE})")
+  List<Integer> rpcWorkers;
+
+  @Option(names = "--rpc-modes", split = ",",
+      description = "003: rows, of one-socket, shared, reuseport, pinned, c-epoll (default: all; c-epoll when built)")
+  List<String> rpcModes;
+
+  @Option(names = "--rpc-duration", defaultValue = "2s", description = "003: measured per cell (default: ${DEFAULT-VALUE})")
+  Duration rpcDuration;
+
+  @Option(names = "--rpc-warmup", defaultValue = "1s", description = "003: unmeasured before each cell (default: ${DEFAULT-VALUE})")
+  Duration rpcWarmup;
+
+  @Option(names = "--rpc-connections", defaultValue = "32", description = "003: connections (default: ${DEFAULT-VALUE})")
+  int rpcConnections;
+
+  @Option(names = "--num-conns", defaultValue = "30000", description = "004: httperf --num-conns (default: ${DEFAULT-VALUE})")
+  int numConns;
+
+  @Option(names = "--rate", defaultValue = "3000", description = "004: httperf --rate (default: ${DEFAULT-VALUE})")
+  int rate;
+
+  @Option(names = "--workers", description = "000, 001, 004: static-server workers and nginx workers (default: CPUs)")
+  Integer workers;
+
+  @Option(names = "--server-warmup", defaultValue = "8s",
+      description = "unmeasured wrk load on each static-server after it starts, over its files (default: ${DEFAULT-VALUE})")
+  Duration serverWarmup;
+
+  @Option(names = "--port", defaultValue = "17100",
+      description = "the servers listen from this port upwards, a few ports each (default: ${DEFAULT-VALUE})")
+  int port;
+
+  @Option(names = "--static-jar", defaultValue = "static-server/target/portshare-static-server.jar",
+      description = "static-server's jar (default: ${DEFAULT-VALUE})")
+  Path staticJar;
+
+  @Option(names = "--rpc-jar", defaultValue = "rpc-server/target/portshare-rpc-server.jar",
+      description = "rpc-server's jar (default: ${DEFAULT-VALUE})")
+  Path rpcJar;
+
+  @Option(names = "--server-jvm-options", defaultValue = "-Xmx256m -XX:+ExitOnOutOfMemoryError",
+      description = "JVM flags of the started servers (default: ${DEFAULT-VALUE})")
+  String serverJvmOptions;
+
+  @Option(names = "--server-args", defaultValue = "", description = "more flags for static-server and rpc-server")
+  String serverArgs;
+
+  @Option(names = "--nginx", description = "the nginx binary (default: nginx on PATH, or /usr/sbin/nginx)")
+  String nginx;
+
+  @Option(names = "--nginx-template", defaultValue = "bench/peers/nginx-static.conf.template",
+      description = "nginx's configuration template (default: ${DEFAULT-VALUE})")
+  Path nginxTemplate;
+
+  @Option(names = "--c-echo", defaultValue = "bench/peers/c-echo/echo", description = "003: the C echo server (default: ${DEFAULT-VALUE})")
+  Path cEcho;
+
+  @Option(names = "--c-load", defaultValue = "bench/peers/c-echo/rpcload",
+      description = "003: the C load client; without it the Java generator (default: ${DEFAULT-VALUE})")
+  Path cLoad;
+
+  @Mixin
+  OutDir reports = new OutDir();
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    SeedPlan plan = plan();
+    Path dir = reports.thisRun("-seeds");
+    Map<String, String> meta = new LinkedHashMap<>();
+    meta.put("command", BenchMain.command());
+    meta.putAll(Machine.describe());
+    meta.put("load average at start", Machine.loadAverage());
+    System.out.println("seeds " + String.join(", ", plan.seeds()) + "; reports in " + dir);
+    List<Table> tables = new ArrayList<>();
+    List<Effect> effects = new ArrayList<>();
+    boolean failed = false;
+    try (Lab lab = new Lab(plan, System.out)) {
+      for (String seed : plan.seeds()) {
+        meta.put("seed " + seed + " scaled", Conditions.of(seed, plan, lab.cpus));
+        Table published = Published.of(seed);
+        Table here;
+        try {
+          here = run(seed, lab, meta);
+        } catch (IOException | RuntimeException e) {
+          failed = true;
+          System.out.println("seed " + seed + " failed: " + e.getMessage());
+          here = null;
+          meta.put("seed " + seed + " failed", String.valueOf(e.getMessage()));
+        }
+        tables.add(published);
+        tables.add(here != null ? here : new Table(seed, "Seed " + seed + " on this machine", List.of(
+            new Metric("none", "-", 0)), List.of("-"), List.of(new Row("failed", List.of(),
+            meta.get("seed " + seed + " failed"))), null));
+        effects.add(Effects.of(seed, published, here));
+        if (seed.equals("000")) {
+          effects.add(Effects.closeErrors(here, plan.connections()));
+        }
+      }
+    }
+    for (Effect e : effects) {
+      meta.put("effect, seed " + e.seed() + (meta.containsKey("effect, seed " + e.seed()) ? " (target)" : ""), e.line());
+    }
+    meta.put("load average at end", Machine.loadAverage());
+    Results results = new Results(SeedReport.TITLE, meta, tables);
+    System.out.println();
+    System.out.print(SeedReport.tables(results));
+    System.out.println(SeedReport.text(effects));
+    System.out.flush();
+    SeedReport.write(results, effects, dir);
+    System.out.println("written: " + dir.resolve("report.html") + " (and table.txt, results.json, results.csv)");
+    return failed ? 1 : 0;
+  }
+
+  private static Table run(String seed, Lab lab, Map<String, String> meta) throws IOException, InterruptedException {
+    return switch (seed) {
+      case "000" -> new CloseStorm(lab).run();
+      case "001" -> new SessionLoad(lab).run();
+      case "002" -> new SendfileLoopback(lab).run();
+      case "003" -> new RpcWorkers(lab).run(meta);
+      case "004" -> new ConnectionChurn(lab).run(meta);
+      default -> throw new IllegalArgumentException("no seed " + seed);
+    };
+  }
+
+  SeedPlan plan() {
+    List<String> chosen = seeds == null ? ALL : seeds.stream().map(String::trim).toList();
+    for (String s : chosen) {
+      if (!ALL.contains(s)) {
+        throw new IllegalArgumentException("invalid value for --seed: \"" + s + "\"; expected one of "
+            + String.join(", ", ALL));
+      }
+    }
+    int cpus = Runtime.getRuntime().availableProcessors();
+    Duration closeDuration = duration != null ? duration : published ? Duration.ofMinutes(2) : Duration.ofSeconds(10);
+    int httperfRuns = httperfRounds != null ? httperfRounds : published ? 4 : 2;
+    int parallel = httperfs != null ? httperfs : 2 * cpus;
+    int w = workers != null ? workers : cpus;
+    positive("--connections", connections);
+    positive("--wrk-processes", wrkProcesses);
+    positive("--rounds", rounds);
+    positive("--httperfs", parallel);
+    positive("--sessions", sessions);
+    positive("--httperf-rounds", httperfRuns);
+    positive("--files", files);
+    positive("--file-kib", fileKib);
+    positive("--rpc-connections", rpcConnections);
+    positive("--num-conns", numConns);
+    positive("--rate", rate);
+    positive("--workers", w);
+    if (closeDuration.toSeconds() < 1) {
+      throw new IllegalArgumentException("invalid value for --duration: " + closeDuration + "; wrk needs at least 1s");
+    }
+    if (transfer.isZero() || transfer.isNegative()) {
+      throw new IllegalArgumentException("invalid value for --transfer: " + transfer + "; expected more than 0");
+    }
+    if (rpcDuration.isZero() || rpcDuration.isNegative()) {
+      throw new IllegalArgumentException("invalid value for --rpc-duration: " + rpcDuration + "; expected more than 0");
+    }
+    if (connections / wrkProcesses > 19_000) {
+      throw new IllegalArgumentException("invalid value for --wrk-processes: " + wrkProcesses + "; " + connections
+          + " connections need at least " + (connections + 18_999) / 19_000
+          + " processes (a process holds one descriptor per connection)");
+    }
+    for (String s : sizes) {
+      if (!s.matches("\\d+k\\.bin")) {
+        throw new IllegalArgumentException("invalid value for --sizes: \"" + s + "\"; expected Nk.bin");
+      }
+    }
+    for (int n : rpcWorkers) {
+      if (n < 1 || n > 64) {
+        throw new IllegalArgumentException("invalid value for --rpc-workers: " + n + "; expected 1..64");
+      }
+    }
+    boolean hasC = Files.isExecutable(cEcho);
+    List<String> modes = rpcModes != null ? rpcModes
+        : RpcWorkers.MODES.stream().filter(m -> hasC || !m.equals("c-epoll")).toList();
+    for (String m : modes) {
+      if (!RpcWorkers.MODES.contains(m)) {
+        throw new IllegalArgumentException("invalid value for --rpc-modes: \"" + m + "\"; expected "
+            + String.join("|", RpcWorkers.MODES));
+      }
+    }
+    int maxWorkers = rpcWorkers.stream().mapToInt(Integer::intValue).max().orElse(1);
+    if (port < 1024 || port > 65535 - 200 - maxWorkers) {
+      throw new IllegalArgumentException("invalid value for --port: " + port + "; expected 1024.." + (65535 - 200 - maxWorkers));
+    }
+    boolean needsStatic = chosen.stream().anyMatch(s -> !s.equals("003"));
+    if (needsStatic) {
+      requireFile("--static-jar", staticJar, "build it with ./mvnw -B -pl static-server -am package -DskipTests");
+    }
+    if (chosen.contains("003")) {
+      requireFile("--rpc-jar", rpcJar, "build it with ./mvnw -B -pl rpc-server -am package -DskipTests");
+      if (modes.contains("c-epoll") && !hasC) {
+        throw new IllegalArgumentException("no C echo server at " + cEcho + "; build it with bench/peers/c-echo/build.sh");
+      }
+    }
+    String nginxBin = nginx;
+    if (needsStatic) {
+      if (nginxBin == null) {
+        nginxBin = Tools.find("nginx", "/usr/sbin/nginx").orElseThrow(() -> new IllegalArgumentException(
+            "nginx not found on PATH or in /usr/sbin; install nginx-light or give --nginx"));
+      }
+      requireFile("--nginx-template", nginxTemplate, "give --nginx-template");
+    }
+    String wrkBin = needs(chosen, List.of("000", "001", "004"), "wrk", "install wrk (apt-get install wrk)");
+    String httperfBin = needs(chosen, List.of("001", "004"), "httperf", "install httperf (apt-get install httperf)");
+    needs(chosen, List.of("000", "003"), "systemd-socket-activate", "install systemd (apt-get install systemd)");
+    needs(chosen, List.of("002"), "taskset", "install util-linux");
+    List<String> jvm = serverJvmOptions.isBlank() ? List.of() : Arrays.asList(serverJvmOptions.trim().split("\\s+"));
+    List<String> extra = new ArrayList<>(List.of("--warmup", "0"));
+    if (!serverArgs.isBlank()) {
+      extra.addAll(Arrays.asList(serverArgs.trim().split("\\s+")));
+    }
+    String java = ProcessHandle.current().info().command().orElse("java");
+    return new SeedPlan(chosen, connections, wrkProcesses, sizes, closeDuration, rounds,
+        parallel, sessions, httperfRuns,
+        files, fileKib, transfer, rounds,
+        rpcWorkers, modes, rpcDuration, rpcWarmup, rpcConnections, rounds,
+        numConns, rate, httperfRuns,
+        w, serverWarmup, port, staticJar, rpcJar, jvm, extra, nginxBin, nginxTemplate, wrkBin, httperfBin, cEcho, cLoad,
+        java, System.getProperty("java.class.path"), Path.of(System.getProperty("java.io.tmpdir")),
+        reports.shared("servers"), ThreadLocalRandom.current().nextInt(2, 255));
+  }
+
+  /** The tool's path when one of {@code seeds} is chosen and needs it; null when none is. */
+  private static String needs(List<String> chosen, List<String> seeds, String tool, String how) {
+    if (chosen.stream().noneMatch(seeds::contains)) {
+      return null;
+    }
+    return Tools.find(tool).orElseThrow(() -> new IllegalArgumentException(tool + " not found on PATH (seeds "
+        + String.join(", ", seeds.stream().filter(chosen::contains).toList()) + " need it); " + how));
+  }
+
+  private static void requireFile(String flag, Path p, String how) {
+    if (!Files.isRegularFile(p)) {
+      throw new IllegalArgumentException("invalid value for " + flag + ": no file at " + p + "; " + how);
+    }
+  }
+
+  private static void positive(String flag, int v) {
+    if (v < 1) {
+      throw new IllegalArgumentException("invalid value for " + flag + ": " + v + "; expected at least 1");
+    }
+  }
+}

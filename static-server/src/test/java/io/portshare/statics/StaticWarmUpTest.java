@@ -55,7 +55,7 @@ class StaticWarmUpTest {
     assertThat(metrics.value("portshare_warmup_exchanges", "outcome", "answered").orElseThrow()).isGreaterThan(0);
     assertThat(metrics.value("portshare_warmup_exchanges", "outcome", "failed").orElseThrow()).isZero();
     StaticService service = new StaticService();
-    Settings settings = Settings.resolve(RuntimeSettings.options(service), List.of("--root", root.toString()), Map.of());
+    Settings settings = Settings.resolve(ServiceRuntime.options(service), List.of("--root", root.toString()), Map.of());
     String request = service.warmUp(settings).orElseThrow().request().toString(StandardCharsets.US_ASCII);
     assertThat(request).startsWith("GET /.portshare-warm-up HTTP/1.1\r\n");
   }

@@ -27,6 +27,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class Handover {
 
+  /** Set by the supervisor for its children: the Unix socket that hands them their listeners. */
+  static final String ENV = "PORTSHARE_HANDOVER";
   static final byte SOCKETS = 'S';
   static final byte READY = 'R';
   private static final long TIMEOUT_SECONDS = 30;
@@ -77,11 +79,9 @@ final class Handover {
       if (e instanceof UsageException || e instanceof IllegalStateException) {
         throw e;
       }
-      throw new UsageException("cannot reach the supervisor at " + socket + " (" + HANDOVER_ENV_NOTE + "): " + e);
+      throw new UsageException("cannot reach the supervisor at " + socket + " (from " + ENV + "): " + e);
     } finally {
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
   }
-
-  private static final String HANDOVER_ENV_NOTE = "from " + InheritedSockets.HANDOVER_ENV;
 }

@@ -107,7 +107,7 @@ final class HandoverServer implements AutoCloseable {
     ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
   }
 
-  /** The path children find in {@link InheritedSockets#HANDOVER_ENV}. */
+  /** The path children find in {@link Handover#ENV}. */
   Path path() {
     return socket;
   }

@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * The listening sockets this process was given instead of binding its own: by systemd's socket
  * activation protocol ({@code LISTEN_PID}, {@code LISTEN_FDS}, optional {@code LISTEN_FDNAMES};
- * sd_listen_fds(3)), or by a portshare supervisor over its hand-over socket ({@link Handover}).
+ * sd_listen_fds(3)), or by a portshare supervisor over its hand-over socket.
  * The one way sockets enter the runtime from outside; without either, the runtime binds its own.
  *
  * <p>Such a socket outlives this process: its holder (systemd, the supervisor) keeps it open, so a
@@ -20,9 +20,6 @@ final class InheritedSockets {
 
   /** sd_listen_fds(3): passed descriptors start here. */
   static final int LISTEN_FDS_START = 3;
-  /** Set by the supervisor for its children: the Unix socket that hands them their listeners. */
-  static final String HANDOVER_ENV = "PORTSHARE_HANDOVER";
-
   private static final InheritedSockets NONE = new InheritedSockets(List.of(), List.of(), "", null);
 
   private final List<Integer> fds;
@@ -39,20 +36,6 @@ final class InheritedSockets {
 
   static InheritedSockets none() {
     return NONE;
-  }
-
-  /** From systemd's variables, else from the supervisor named by {@link #HANDOVER_ENV}, else none. */
-  static InheritedSockets fromEnvironment(Map<String, String> env) {
-    InheritedSockets systemd = fromListenFds(env, ProcessHandle.current().pid());
-    if (!systemd.isEmpty()) {
-      return systemd;
-    }
-    String handover = env.get(HANDOVER_ENV);
-    if (handover == null || handover.isBlank()) {
-      return NONE;
-    }
-    Path socket = Path.of(handover);
-    return of(Handover.receiveSockets(socket), "supervisor " + socket, socket);
   }
 
   /** sd_listen_fds(3): the variables count only when LISTEN_PID names this process. */
@@ -137,15 +120,13 @@ final class InheritedSockets {
     return source;
   }
 
-  /** True when a supervisor handed them over: it waits for {@link #reportReady()}. */
+  /** True when a supervisor handed them over: it waits for the report that they are served. */
   boolean fromSupervisor() {
     return supervisor != null;
   }
 
-  /** Tells the supervisor that this process serves its sockets now (no-op otherwise). */
-  void reportReady() {
-    if (supervisor != null) {
-      Handover.reportReady(supervisor);
-    }
+  /** The supervisor's hand-over socket they came from, or null. */
+  Path supervisor() {
+    return supervisor;
   }
 }

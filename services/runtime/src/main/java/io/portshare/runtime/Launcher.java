@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URL;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Enumeration;
@@ -58,7 +59,9 @@ public final class Launcher {
     }
     Map<String, ServiceDescriptor> services = discover();
     ServiceDescriptor descriptor = choose(services, serviceName);
-    List<Option> options = RuntimeSettings.options(descriptor);
+    // Not through ServiceRuntime: its logger would exist before the log format below is set.
+    List<Option> options = RuntimeSettings.options(descriptor.defaultPort(), descriptor.defaultAdminPort(),
+        descriptor.options());
     if (args.contains("--help") || args.contains("-h")) {
       printHelp(descriptor, options, services, out);
       return 0;
@@ -74,13 +77,13 @@ public final class Launcher {
 
     logFileLimit(log);
     if (settings.getInt(RuntimeSettings.SUPERVISE) != 0) {
-      return Supervisor.run(descriptor, settings, args, env, out);
+      return Supervisor.run(Launcher.class.getName(), descriptor, settings, args, env, out);
     }
     long t0 = System.nanoTime();
-    InheritedSockets inherited = InheritedSockets.fromEnvironment(env);
+    InheritedSockets inherited = inheritedSockets(env);
     if (inherited.fromSupervisor()) {
       // A closed terminal hangs up the supervisor's whole process group; only the supervisor acts on it.
-      onSignal("HUP", () -> log.info("SIGHUP ignored: the supervisor replaces its children"));
+      Signals.on("HUP", () -> log.info("SIGHUP ignored: the supervisor replaces its children"));
     }
     ServiceRuntime runtime = ServiceRuntime.start(descriptor, settings, inherited);
     long readyMs = (System.nanoTime() - t0) / 1_000_000;
@@ -101,8 +104,8 @@ public final class Launcher {
       log.info("stopped");
       stopped.countDown();
     };
-    onSignal("TERM", () -> new Thread(stop, "portshare-stop").start());
-    onSignal("INT", () -> new Thread(stop, "portshare-stop").start());
+    Signals.on("TERM", () -> new Thread(stop, "portshare-stop").start());
+    Signals.on("INT", () -> new Thread(stop, "portshare-stop").start());
     if (inherited.fromSupervisor()) {
       // A supervisor that is gone (even by SIGKILL) leaves no child behind serving on its own.
       ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> {
@@ -110,7 +113,9 @@ public final class Launcher {
         new Thread(stop, "portshare-stop").start();
       }));
     }
-    inherited.reportReady();
+    if (inherited.fromSupervisor()) {
+      Handover.reportReady(inherited.supervisor());
+    }
     stopped.await();
     return 0;
   }
@@ -129,19 +134,18 @@ public final class Launcher {
     }
   }
 
-  /**
-   * Replaces the JVM's default handler (so that a drained stop exits 0 rather than 143); the action
-   * runs on the JVM's signal thread and must be quick.
-   */
-  static void onSignal(String name, Runnable action) {
-    try {
-      sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> action.run());
-    } catch (IllegalArgumentException e) {
-      // Not available here, or ignored since this process started (nohup ignores HUP, and the JVM
-      // then refuses to handle it): the default handling stays, and the operator is told.
-      LoggerFactory.getLogger(Launcher.class).warn("SIG{} cannot be handled here ({}): it does nothing to this "
-          + "process; start it without nohup or a shell that ignores SIG{}", name, e.getMessage(), name);
+  /** The sockets systemd gave this process, else those its supervisor hands it ({@link Handover}), else none. */
+  private static InheritedSockets inheritedSockets(Map<String, String> env) {
+    InheritedSockets systemd = InheritedSockets.fromListenFds(env, ProcessHandle.current().pid());
+    if (!systemd.isEmpty()) {
+      return systemd;
     }
+    String handover = env.get(Handover.ENV);
+    if (handover == null || handover.isBlank()) {
+      return InheritedSockets.none();
+    }
+    Path socket = Path.of(handover);
+    return InheritedSockets.of(Handover.receiveSockets(socket), "supervisor " + socket, socket);
   }
 
   private static String takeServiceFlag(List<String> args) {

@@ -46,6 +46,8 @@ import org.slf4j.LoggerFactory;
  */
 final class Listeners {
 
+  /** Kernel caps this at net.core.somaxconn; one-connection-per-request load needs a deep queue. */
+  static final int ACCEPT_BACKLOG = 4096;
   private static final Logger LOG = LoggerFactory.getLogger(Listeners.class);
   private static final int IPPROTO_TCP = 6;
   private static final int TCP_INFO = 11;

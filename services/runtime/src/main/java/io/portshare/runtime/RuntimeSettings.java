@@ -36,12 +36,12 @@ public record RuntimeSettings(int port, int adminPort, String host, int instance
   static final String WARM_UP_DEFAULT = "12s";
   static final int MAX_INSTANCES = 4096;
 
-  /** The common options with the service's default ports, then the service's own options. */
-  public static List<Option> options(ServiceDescriptor d) {
+  /** Every option of a service: the common ones with the service's default ports, then the service's own. */
+  public static List<Option> options(int defaultPort, int defaultAdminPort, List<Option> serviceOptions) {
     int cpus = Runtime.getRuntime().availableProcessors();
     List<Option> options = new ArrayList<>(List.of(
-        Option.port(PORT, d.defaultPort(), "port the service listens on (0 picks a free one)"),
-        Option.port(ADMIN_PORT, d.defaultAdminPort(), "port of /health/live, /health/ready and /metrics"),
+        Option.port(PORT, defaultPort, "port the service listens on (0 picks a free one)"),
+        Option.port(ADMIN_PORT, defaultAdminPort, "port of /health/live, /health/ready and /metrics"),
         Option.string(HOST, "0.0.0.0", "address to listen on"),
         Option.integer(INSTANCES, cpus, "event loops serving the port").withDefaultNote("the CPUs this JVM may use"),
         Option.choice(MODE, "reuseport", "how instances share the port", "shared", "reuseport", "pinned"),
@@ -59,7 +59,7 @@ public record RuntimeSettings(int port, int adminPort, String host, int instance
         Option.integer(SUPERVISE, 0, "run N processes of the service on sockets bound once here; "
             + "SIGHUP replaces them one at a time, nothing reset (0: serve in this process)"),
         Option.choice(LOG_FORMAT, "text", "log lines as text or JSON", "text", "json")));
-    options.addAll(d.options());
+    options.addAll(serviceOptions);
     return options;
   }
 

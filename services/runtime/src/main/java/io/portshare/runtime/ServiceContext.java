@@ -20,9 +20,6 @@ import java.util.function.Function;
  */
 public final class ServiceContext {
 
-  /** Kernel caps this at net.core.somaxconn; one-connection-per-request load needs a deep queue. */
-  static final int ACCEPT_BACKLOG = 4096;
-
   private final String serviceName;
   private final Settings settings;
   private final RuntimeSettings common;
@@ -107,7 +104,7 @@ public final class ServiceContext {
         .setReuseAddress(true)
         .setReusePort(mode.socketPerInstance())
         .setTcpNoDelay(true)
-        .setAcceptBacklog(ACCEPT_BACKLOG);
+        .setAcceptBacklog(Listeners.ACCEPT_BACKLOG);
   }
 
   /** Listens and registers the server for drain. */

@@ -90,7 +90,12 @@ public final class ServiceRuntime {
     if (all.stream().noneMatch(f -> f.equals("--warmup") || f.startsWith("--warmup="))) {
       all.add("--warmup=0");
     }
-    return start(descriptor, Settings.resolve(RuntimeSettings.options(descriptor), all, Map.of()));
+    return start(descriptor, Settings.resolve(options(descriptor), all, Map.of()));
+  }
+
+  /** Every option of a service: the runtime's, with the service's default ports, then the service's own. */
+  public static List<Option> options(ServiceDescriptor descriptor) {
+    return RuntimeSettings.options(descriptor.defaultPort(), descriptor.defaultAdminPort(), descriptor.options());
   }
 
   /** Starts the service, binding its own sockets, and blocks until it listens and is ready. */
@@ -237,8 +242,15 @@ public final class ServiceRuntime {
     synchronized (verticles) {
       instancesNow = new ArrayList<>(contexts);
     }
-    WarmUp.Result r = new WarmUp(warmUpExchange, SocketAddress.inetSocketAddress(port, target), limit)
-        .run(vertxes, mode == ScalingMode.SHARED ? instances : 1, instancesNow);
+    WarmUp.Result r;
+    try {
+      r = new WarmUp(warmUpExchange, SocketAddress.inetSocketAddress(port, target), limit)
+          .run(vertxes, mode == ScalingMode.SHARED ? instances : 1,
+              () -> instancesNow.stream().mapToLong(ServiceContext::warmUpConnections).min().orElse(0));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StartException("interrupted during warm-up", e);
+    }
     instancesNow.forEach(ServiceContext::warmUpEnded);
     connections.warmUpEnded();
     List<Future<Void>> told = new ArrayList<>();

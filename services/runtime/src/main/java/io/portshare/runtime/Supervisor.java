@@ -53,6 +53,8 @@ final class Supervisor {
 
   private record Event(Kind kind, Child child, long pid, int slot) {}
 
+  /** The main class each child runs: the launcher that started this supervisor. */
+  private final String mainClass;
   private final ServiceDescriptor descriptor;
   private final Settings settings;
   private final List<String> args;
@@ -75,8 +77,9 @@ final class Supervisor {
   private boolean rollPending;
   private int exitCode = -1;
 
-  private Supervisor(ServiceDescriptor descriptor, Settings settings, List<String> args, Map<String, String> env,
-      PrintStream out) {
+  private Supervisor(String mainClass, ServiceDescriptor descriptor, Settings settings, List<String> args,
+      Map<String, String> env, PrintStream out) {
+    this.mainClass = mainClass;
     this.descriptor = descriptor;
     this.settings = settings;
     this.args = args;
@@ -92,16 +95,16 @@ final class Supervisor {
   }
 
   /** Runs until SIGTERM or SIGINT; returns the exit code. */
-  static int run(ServiceDescriptor descriptor, Settings settings, List<String> args, Map<String, String> env,
-      PrintStream out) throws InterruptedException {
-    return new Supervisor(descriptor, settings, args, env, out).run();
+  static int run(String mainClass, ServiceDescriptor descriptor, Settings settings, List<String> args,
+      Map<String, String> env, PrintStream out) throws InterruptedException {
+    return new Supervisor(mainClass, descriptor, settings, args, env, out).run();
   }
 
   private int run() throws InterruptedException {
     openSockets();
-    Launcher.onSignal("HUP", () -> events.add(new Event(Kind.HUP, null, 0, -1)));
-    Launcher.onSignal("TERM", () -> events.add(new Event(Kind.TERM, null, 0, -1)));
-    Launcher.onSignal("INT", () -> events.add(new Event(Kind.TERM, null, 0, -1)));
+    Signals.on("HUP", () -> events.add(new Event(Kind.HUP, null, 0, -1)));
+    Signals.on("TERM", () -> events.add(new Event(Kind.TERM, null, 0, -1)));
+    Signals.on("INT", () -> events.add(new Event(Kind.TERM, null, 0, -1)));
     try (HandoverServer handover = new HandoverServer(this::socketsOf,
         pid -> events.add(new Event(Kind.READY, null, pid, -1)))) {
       for (int i = 0; i < count; i++) {
@@ -155,7 +158,7 @@ final class Supervisor {
     for (int i = 0; i < count; i++) {
       int fd;
       try {
-        fd = RawListeners.bindReuseport(new InetSocketAddress(host, port), ServiceContext.ACCEPT_BACKLOG);
+        fd = RawListeners.bindReuseport(new InetSocketAddress(host, port), Listeners.ACCEPT_BACKLOG);
       } catch (LastErrorException e) {
         throw new ServiceRuntime.StartException("cannot listen on port " + port + ": errno " + e.getErrorCode()
             + (e.getErrorCode() == 98 ? " (address already in use)" : ""), e);
@@ -309,7 +312,7 @@ final class Supervisor {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Launcher.class.getName(),
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass,
         "--service", descriptor.name()));
     cmd.addAll(childArgs());
     int admin = settings.getInt(RuntimeSettings.ADMIN_PORT);
@@ -317,7 +320,7 @@ final class Supervisor {
         Integer.toString(port), "--admin-port", Integer.toString(admin == 0 ? 0 : admin + slot)));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     pb.environment().keySet().removeIf(k -> k.startsWith("LISTEN_"));
-    pb.environment().put(InheritedSockets.HANDOVER_ENV, handover.toString());
+    pb.environment().put(Handover.ENV, handover.toString());
     Child c;
     synchronized (byPid) {
       Process p;

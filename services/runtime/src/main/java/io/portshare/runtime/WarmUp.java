@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,10 +71,10 @@ final class WarmUp {
 
   /**
    * Drives the exchange from every event loop of {@code vertxes} (each with {@code loopsEach}
-   * loops) until settled or bounded; blocks meanwhile. {@code instances} are the servers' contexts,
-   * which count the warm-up connections each accepted.
+   * loops) until settled or bounded; blocks meanwhile. {@code leastPerInstance} says how many
+   * warm-up connections the instance that accepted the fewest has accepted so far.
    */
-  Result run(List<Vertx> vertxes, int loopsEach, List<ServiceContext> instances) {
+  Result run(List<Vertx> vertxes, int loopsEach, LongSupplier leastPerInstance) throws InterruptedException {
     long start = System.nanoTime();
     long deadline = start + limit.toNanos();
     for (Vertx vertx : vertxes) {
@@ -92,19 +93,19 @@ final class WarmUp {
     long before = 0;
     String ended;
     while (true) {
-      sleep(TICK_MILLIS);
+      Thread.sleep(TICK_MILLIS);
       long total = answered.sum();
       rates.addLast((total - before) * 1000.0 / TICK_MILLIS);
       before = total;
       if (rates.size() > SETTLED_TICKS) {
         rates.removeFirst();
       }
-      LOG.debug("warm-up: {} exchanges/s, least per instance {}", rates.peekLast(), leastPerInstance(instances));
+      LOG.debug("warm-up: {} exchanges/s, least per instance {}", rates.peekLast(), leastPerInstance.getAsLong());
       if (failed.sum() >= GIVE_UP_FAILURES && failed.sum() > total) {
         ended = "failing";
         break;
       }
-      if (settled(rates) && leastPerInstance(instances) >= MIN_PER_INSTANCE) {
+      if (settled(rates) && leastPerInstance.getAsLong() >= MIN_PER_INSTANCE) {
         ended = "settled";
         break;
       }
@@ -123,7 +124,7 @@ final class WarmUp {
     }
     clients.forEach(NetClient::close);
     return new Result(Duration.ofNanos(System.nanoTime() - start), answered.sum(), failed.sum(),
-        leastPerInstance(instances), ended);
+        leastPerInstance.getAsLong(), ended);
   }
 
   private static boolean settled(Deque<Double> rates) {
@@ -133,10 +134,6 @@ final class WarmUp {
     double min = rates.stream().mapToDouble(Double::doubleValue).min().orElse(0);
     double max = rates.stream().mapToDouble(Double::doubleValue).max().orElse(0);
     return max > 0 && min >= SETTLED_SPREAD * max;
-  }
-
-  private static long leastPerInstance(List<ServiceContext> instances) {
-    return instances.stream().mapToLong(ServiceContext::warmUpConnections).min().orElse(0);
   }
 
   /** One exchange on a new connection, then the next, on this event loop, until stopping. */
@@ -176,12 +173,4 @@ final class WarmUp {
     });
   }
 
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ServiceRuntime.StartException("interrupted during warm-up", e);
-    }
-  }
 }

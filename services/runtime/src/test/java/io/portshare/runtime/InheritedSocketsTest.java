@@ -56,7 +56,7 @@ class InheritedSocketsTest {
   private ServiceRuntime start(String... flags) {
     List<String> all = new ArrayList<>(List.of(flags));
     all.add("--warmup=0");
-    Settings settings = Settings.resolve(RuntimeSettings.options(new HelloService()), all, Map.of());
+    Settings settings = Settings.resolve(ServiceRuntime.options(new HelloService()), all, Map.of());
     return runtimes.start(new HelloService(), settings, InheritedSockets.of(List.copyOf(fds), "test", null));
   }
 

@@ -84,7 +84,7 @@ class PinnedModeTest {
         fds.add(RawListeners.bindReuseport(new InetSocketAddress("127.0.0.1", port), 128));
         port = RawListeners.localAddress(fds.get(0)).getPort();
       }
-      Settings settings = Settings.resolve(RuntimeSettings.options(new CpuProbeService()), List.of("--port", "0",
+      Settings settings = Settings.resolve(ServiceRuntime.options(new CpuProbeService()), List.of("--port", "0",
           "--admin-port", "0", "--instances", "2", "--mode", "pinned", "--warmup=0"), Map.of());
       runtime = runtimes.start(new CpuProbeService(), settings, InheritedSockets.of(fds, "test", null));
       assertThat(runtime.mode()).isEqualTo(ScalingMode.PINNED);

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Precedence defaults < config file < PORTSHARE_* environment < flags, and the one-line errors. */
 class SettingsTest {
 
-  private static final List<Option> OPTIONS = RuntimeSettings.options(new HelloService());
+  private static final List<Option> OPTIONS = ServiceRuntime.options(new HelloService());
 
   @TempDir
   Path dir;

@@ -133,7 +133,7 @@ class DeploymentBudgetTest {
       List<ServiceDescriptor> services = ServiceLoader.load(ServiceDescriptor.class, loader).stream()
           .map(ServiceLoader.Provider::get).filter(s -> s.name().equals(component)).collect(Collectors.toList());
       assertThat(services).as("%s: the service %s in %s", d.getMetadata().getName(), component, jar).hasSize(1);
-      return Settings.resolve(RuntimeSettings.options(services.get(0)), args, Map.of()).getDuration("drain-timeout");
+      return Settings.resolve(ServiceRuntime.options(services.get(0)), args, Map.of()).getDuration("drain-timeout");
     }
   }
 

@@ -113,7 +113,7 @@ EOF
 cat > "$src/${class}Service.java" <<EOF
 package $pkg;
 
-import io.portshare.runtime.Option;
+import io.portshare.runtime.config.Option;
 import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceVerticle;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.portshare.bench;
 
-import io.portshare.runtime.Units;
+import io.portshare.runtime.config.Units;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package io.portshare.rpc;
 
-import io.portshare.runtime.Option;
-import io.portshare.runtime.Settings;
+import io.portshare.runtime.config.Option;
+import io.portshare.runtime.config.Settings;
 import java.time.Duration;
 import java.util.List;
 

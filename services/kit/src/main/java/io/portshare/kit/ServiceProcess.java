@@ -50,7 +50,7 @@ public final class ServiceProcess implements AutoCloseable {
   /** As {@link #launch}, run by a wrapper that execs it ({@code strace -f -o F}, {@code prlimit --nofile=N --}). */
   public static ServiceProcess launchUnder(List<String> wrapper, Map<String, String> env, String... flags)
       throws IOException {
-    return start(command(wrapper, "io.portshare.runtime.Launcher", flags), env);
+    return start(command(wrapper, "io.portshare.runtime.launch.Launcher", flags), env);
   }
 
   /**

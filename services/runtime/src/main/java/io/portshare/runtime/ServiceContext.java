@@ -1,6 +1,11 @@
 package io.portshare.runtime;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.portshare.runtime.config.RuntimeSettings;
+import io.portshare.runtime.config.ScalingMode;
+import io.portshare.runtime.config.Settings;
+import io.portshare.runtime.net.Connections;
+import io.portshare.runtime.net.Listeners;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;

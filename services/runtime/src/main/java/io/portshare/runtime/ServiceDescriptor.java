@@ -1,5 +1,8 @@
 package io.portshare.runtime;
 
+import io.portshare.runtime.config.Option;
+import io.portshare.runtime.config.Settings;
+import io.portshare.runtime.warmup.WarmUpExchange;
 import java.util.List;
 import java.util.Optional;
 

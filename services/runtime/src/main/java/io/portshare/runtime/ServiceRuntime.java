@@ -1,8 +1,32 @@
 package io.portshare.runtime;
 
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.portshare.runtime.admin.AdminServer;
+import io.portshare.runtime.admin.EventLoopBeats;
+import io.portshare.runtime.config.Option;
+import io.portshare.runtime.config.RuntimeSettings;
+import io.portshare.runtime.config.ScalingMode;
+import io.portshare.runtime.config.Settings;
+import io.portshare.runtime.config.UsageException;
+import io.portshare.runtime.net.AcceptErrorHandler;
+import io.portshare.runtime.net.Connections;
+import io.portshare.runtime.net.FileLimit;
+import io.portshare.runtime.net.InheritedSockets;
+import io.portshare.runtime.net.Listeners;
+import io.portshare.runtime.net.PinnedMode;
+import io.portshare.runtime.net.RuntimeTransport;
+import io.portshare.runtime.net.TransportChoice;
+import io.portshare.runtime.warmup.StartTimes;
+import io.portshare.runtime.warmup.WarmUp;
+import io.portshare.runtime.warmup.WarmUpExchange;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -10,12 +34,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.core.transport.Transport;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import java.net.BindException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -107,7 +125,7 @@ public final class ServiceRuntime {
    * Starts the service on {@code inherited} listening sockets (none: it binds its own) and blocks
    * until it listens and is ready.
    */
-  static ServiceRuntime start(ServiceDescriptor descriptor, Settings settings, InheritedSockets inherited) {
+  public static ServiceRuntime start(ServiceDescriptor descriptor, Settings settings, InheritedSockets inherited) {
     ServiceRuntime rt = new ServiceRuntime(descriptor, settings, inherited);
     try {
       rt.startAll();
@@ -474,7 +492,7 @@ public final class ServiceRuntime {
 
   /** Thrown when the service cannot start for a reason of the machine (port taken, ...): exit 1. */
   public static final class StartException extends RuntimeException {
-    StartException(String message, Throwable cause) {
+    public StartException(String message, Throwable cause) {
       super(message, cause);
     }
   }

@@ -1,5 +1,7 @@
 package io.portshare.runtime;
 
+import io.portshare.runtime.config.Settings;
+import io.portshare.runtime.net.InheritedSockets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +39,7 @@ public final class Runtimes implements BeforeEachCallback, AfterEachCallback, Af
   }
 
   /** Starts {@code descriptor} on listening sockets it is handed, as systemd or the supervisor hand them. */
-  ServiceRuntime start(ServiceDescriptor descriptor, Settings settings, InheritedSockets inherited) {
+  public ServiceRuntime start(ServiceDescriptor descriptor, Settings settings, InheritedSockets inherited) {
     return stopLater(ServiceRuntime.start(descriptor, settings, inherited));
   }
 

@@ -1,12 +1,12 @@
 package io.portshare.runtime;
 
 /** A service made for a test: its name and what it does, on ports the kernel picks; it brings its verticle. */
-abstract class TestService implements ServiceDescriptor {
+public abstract class TestService implements ServiceDescriptor {
 
   private final String name;
   private final String does;
 
-  TestService(String name, String does) {
+  protected TestService(String name, String does) {
     this.name = name;
     this.does = does;
   }

@@ -1,0 +1,276 @@
+package io.portshare.runtime.launch;
+
+import io.portshare.runtime.ServiceDescriptor;
+import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.Version;
+import io.portshare.runtime.config.Option;
+import io.portshare.runtime.config.RuntimeSettings;
+import io.portshare.runtime.config.Settings;
+import io.portshare.runtime.config.UsageException;
+import io.portshare.runtime.net.FileLimit;
+import io.portshare.runtime.net.InheritedSockets;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.URL;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.jar.Manifest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one entry point of every service jar: picks the service, resolves its settings, starts it,
+ * and drains it on SIGTERM or Ctrl-C. Exit codes: 0 clean stop, 2 bad usage or config, 1 anything else.
+ */
+public final class Launcher {
+
+  /** Manifest attribute naming the service a jar runs when {@code --service} is not given. */
+  public static final String MANIFEST_SERVICE = "Portshare-Service";
+  private static final int HELP_COLUMN = 28;
+
+  private Launcher() {}
+
+  public static void main(String[] args) {
+    int code;
+    try {
+      code = run(args, System.getenv(), System.out);
+    } catch (UsageException e) {
+      System.err.println("portshare: " + e.getMessage());
+      code = 2;
+    } catch (ServiceRuntime.StartException e) {
+      System.err.println("portshare: " + e.getMessage());
+      code = 1;
+    } catch (Throwable t) {
+      System.err.println("portshare: failed: " + t);
+      t.printStackTrace();
+      code = 1;
+    }
+    if (code >= 0) {
+      System.exit(code);
+    }
+  }
+
+  /** Runs until stopped; returns an exit code, or -1 when the service is running in the background. */
+  static int run(String[] argv, Map<String, String> env, PrintStream out) throws InterruptedException {
+    List<String> args = new ArrayList<>(List.of(argv));
+    String serviceName = takeServiceFlag(args);
+    if (serviceName == null) {
+      serviceName = env.get("PORTSHARE_SERVICE");
+    }
+    Map<String, ServiceDescriptor> services = discover();
+    ServiceDescriptor descriptor = choose(services, serviceName);
+    // Not through ServiceRuntime: its logger would exist before the log format below is set.
+    List<Option> options = RuntimeSettings.options(descriptor.defaultPort(), descriptor.defaultAdminPort(),
+        descriptor.options());
+    if (args.contains("--help") || args.contains("-h")) {
+      printHelp(descriptor, options, services, out);
+      return 0;
+    }
+    if (args.contains("--version")) {
+      out.println("portshare " + descriptor.name() + " " + Version.get());
+      return 0;
+    }
+    Settings settings = Settings.resolve(options, args, env);
+    RuntimeSettings common = RuntimeSettings.of(settings);
+    configureLogging(common.logFormat());
+    Logger log = LoggerFactory.getLogger(Launcher.class);
+
+    logFileLimit(log);
+    if (settings.getInt(RuntimeSettings.SUPERVISE) != 0) {
+      return Supervisor.run(Launcher.class.getName(), descriptor, settings, args, env, out);
+    }
+    long t0 = System.nanoTime();
+    InheritedSockets inherited = inheritedSockets(env);
+    if (inherited.fromSupervisor()) {
+      // A closed terminal hangs up the supervisor's whole process group; only the supervisor acts on it.
+      Signals.on("HUP", () -> log.info("SIGHUP ignored: the supervisor replaces its children"));
+    }
+    ServiceRuntime runtime = ServiceRuntime.start(descriptor, settings, inherited);
+    long readyMs = (System.nanoTime() - t0) / 1_000_000;
+    log.info("portshare {} {} ready in {} ms: mode={} transport={} instances={} port={} admin-port={}; {}",
+        descriptor.name(), Version.get(), readyMs, runtime.mode().label(), runtime.transport(),
+        runtime.instances(), runtime.port(), runtime.adminPort(), runtime.startTimes().describe());
+
+    Duration drain = common.drainTimeout();
+    CountDownLatch stopped = new CountDownLatch(1);
+    AtomicBoolean stopping = new AtomicBoolean();
+    Runnable stop = () -> {
+      // Once: a second signal (Ctrl-C reaches a supervisor's children too) must not cut the drain short.
+      if (!stopping.compareAndSet(false, true)) {
+        return;
+      }
+      log.info("stop requested: draining for up to {} ms", drain.toMillis());
+      runtime.stop(drain);
+      log.info("stopped");
+      stopped.countDown();
+    };
+    Signals.on("TERM", () -> new Thread(stop, "portshare-stop").start());
+    Signals.on("INT", () -> new Thread(stop, "portshare-stop").start());
+    if (inherited.fromSupervisor()) {
+      // A supervisor that is gone (even by SIGKILL) leaves no child behind serving on its own.
+      ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> {
+        log.warn("the supervisor (pid {}) is gone; draining", p.pid());
+        new Thread(stop, "portshare-stop").start();
+      }));
+    }
+    if (inherited.fromSupervisor()) {
+      Handover.reportReady(inherited.supervisor());
+    }
+    stopped.await();
+    return 0;
+  }
+
+  /**
+   * Every connection is a descriptor. HotSpot raises the soft limit to the hard one at start
+   * (-XX:+MaxFDLimit, on by default); say what we got, since it caps open connections.
+   */
+  private static void logFileLimit(Logger log) {
+    String[] limit = FileLimit.read();
+    if (limit != null) {
+      log.info("open files limit: soft {} hard {} (each connection takes one)", limit[0], limit[1]);
+      if (!limit[0].equals(limit[1])) {
+        log.warn("open files soft limit {} is below the hard limit {}: start with -XX:+MaxFDLimit", limit[0], limit[1]);
+      }
+    }
+  }
+
+  /** The sockets systemd gave this process, else those its supervisor hands it ({@link Handover}), else none. */
+  private static InheritedSockets inheritedSockets(Map<String, String> env) {
+    InheritedSockets systemd = InheritedSockets.fromListenFds(env, ProcessHandle.current().pid());
+    if (!systemd.isEmpty()) {
+      return systemd;
+    }
+    String handover = env.get(Handover.ENV);
+    if (handover == null || handover.isBlank()) {
+      return InheritedSockets.none();
+    }
+    Path socket = Path.of(handover);
+    return InheritedSockets.of(Handover.receiveSockets(socket), "supervisor " + socket, socket);
+  }
+
+  private static String takeServiceFlag(List<String> args) {
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      if (a.startsWith("--service=")) {
+        args.remove(i);
+        return a.substring("--service=".length());
+      }
+      if (a.equals("--service")) {
+        if (i + 1 >= args.size()) {
+          throw new UsageException("option --service needs a value (see --help)");
+        }
+        args.remove(i);
+        return args.remove(i);
+      }
+    }
+    return null;
+  }
+
+  static Map<String, ServiceDescriptor> discover() {
+    Map<String, ServiceDescriptor> services = new TreeMap<>();
+    for (ServiceDescriptor d : ServiceLoader.load(ServiceDescriptor.class)) {
+      services.put(d.name(), d);
+    }
+    return services;
+  }
+
+  private static ServiceDescriptor choose(Map<String, ServiceDescriptor> services, String name) {
+    if (name == null) {
+      name = manifestService();
+    }
+    if (name == null && services.size() == 1) {
+      return services.values().iterator().next();
+    }
+    if (name == null) {
+      throw new UsageException("which service? give --service NAME, one of " + String.join("|", services.keySet()));
+    }
+    ServiceDescriptor d = services.get(name);
+    if (d == null) {
+      throw new UsageException("invalid value for service: \"" + name + "\"; expected one of "
+          + String.join("|", services.keySet()));
+    }
+    return d;
+  }
+
+  private static String manifestService() {
+    try {
+      Enumeration<URL> manifests = Launcher.class.getClassLoader().getResources("META-INF/MANIFEST.MF");
+      while (manifests.hasMoreElements()) {
+        try (InputStream in = manifests.nextElement().openStream()) {
+          String s = new Manifest(in).getMainAttributes().getValue(MANIFEST_SERVICE);
+          if (s != null) {
+            return s.trim();
+          }
+        }
+      }
+    } catch (IOException e) {
+      // No manifest to read: fall back to the other ways of naming the service.
+    }
+    return null;
+  }
+
+  private static void printHelp(ServiceDescriptor d, List<Option> options, Map<String, ServiceDescriptor> services,
+      PrintStream out) {
+    out.println("Usage: portshare " + d.name() + " [options]");
+    out.println(d.description());
+    out.println();
+    out.println("Options (flag, or PORTSHARE_<NAME> in the environment, or <name>: in the --config file;");
+    out.println("flags beat the environment, which beats the file, which beats the default):");
+    for (Option o : options) {
+      String def = o.defaultValue().isEmpty() ? ""
+          : " (default: " + o.defaultValue() + (o.defaultNote().isEmpty() ? "" : ", " + o.defaultNote()) + ")";
+      printOption(out, "--" + o.name() + metavar(o), o.help() + def);
+    }
+    printOption(out, "--service NAME", "service to run: " + String.join("|", services.keySet())
+        + " (default: the jar's own)");
+    printOption(out, "--help", "show this help");
+    printOption(out, "--version", "show the version");
+    out.println();
+    out.println("Exit codes: 0 clean stop, 2 bad usage or config, 1 anything else.");
+  }
+
+  /** One option a line; a flag too long for the column puts its description on the next line. */
+  private static void printOption(PrintStream out, String flag, String description) {
+    if (flag.length() > HELP_COLUMN) {
+      out.printf("  %s%n  %-" + HELP_COLUMN + "s %s%n", flag, "", description);
+    } else {
+      out.printf("  %-" + HELP_COLUMN + "s %s%n", flag, description);
+    }
+  }
+
+  private static String metavar(Option o) {
+    switch (o.type()) {
+      case FLAG:
+        return Boolean.parseBoolean(o.defaultValue()) ? "[=true|false]" : "";
+      case CHOICE:
+        return " " + String.join("|", o.choices());
+      case DURATION:
+        return " DURATION";
+      case SIZE:
+        return " BYTES";
+      case PATH:
+        return " PATH";
+      case STRING:
+        return " TEXT";
+      default:
+        return " N";
+    }
+  }
+
+  private static void configureLogging(String format) {
+    // Must happen before the first logger exists; logback reads this property once, at first use.
+    if (System.getProperty("logback.configurationFile") == null) {
+      System.setProperty("logback.configurationFile",
+          "json".equals(format) ? "portshare-logback-json.xml" : "portshare-logback.xml");
+    }
+  }
+}

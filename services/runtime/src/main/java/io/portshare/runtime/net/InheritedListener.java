@@ -1,0 +1,68 @@
+package io.portshare.runtime.net;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.util.AttributeKey;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+
+/**
+ * A Netty server channel over a listening socket this process inherited ({@link InheritedSockets}).
+ *
+ * <p>Vert.x creates its listener through the transport's server channel factory and then binds it;
+ * this channel is already bound and listening, and {@link EpollServerSocketChannel} is final, so its
+ * bind is answered in the pipeline by {@link Gate}: it checks the port Vert.x asks for, succeeds
+ * without a bind(2), and only then lets the channel read (accept). Until then reads are held back,
+ * so no connection is accepted before Netty's acceptor sits in the pipeline, as with a bound socket.
+ */
+final class InheritedListener {
+
+  private static final AttributeKey<Boolean> INHERITED = AttributeKey.valueOf("portshare.inherited");
+
+  private InheritedListener() {}
+
+  /**
+   * The channel serves a duplicate of {@code fd}: whatever Vert.x closes, the inherited descriptor
+   * itself stays open as long as this process lives, as its holder expects.
+   */
+  static ServerChannel open(int fd) {
+    EpollServerSocketChannel channel = new EpollServerSocketChannel(LinuxLibC.load().dup(fd));
+    channel.attr(INHERITED).set(Boolean.TRUE);
+    return channel;
+  }
+
+  static boolean is(Channel listener) {
+    return Boolean.TRUE.equals(listener.attr(INHERITED).get());
+  }
+
+  /** Goes into the inherited channel's pipeline before Vert.x binds it. */
+  static final class Gate extends ChannelOutboundHandlerAdapter {
+    private boolean bound;
+
+    @Override
+    public void bind(ChannelHandlerContext ctx, SocketAddress wanted, ChannelPromise promise) {
+      InetSocketAddress has = (InetSocketAddress) ctx.channel().localAddress();
+      int port = wanted instanceof InetSocketAddress ? ((InetSocketAddress) wanted).getPort() : -1;
+      if (port != has.getPort() && port > 0) {
+        promise.setFailure(new BindException("the inherited socket listens on port " + has.getPort()
+            + ", not on port " + port));
+        return;
+      }
+      bound = true;
+      promise.setSuccess();
+      ctx.read();
+    }
+
+    @Override
+    public void read(ChannelHandlerContext ctx) {
+      if (bound) {
+        ctx.read();
+      }
+    }
+  }
+}

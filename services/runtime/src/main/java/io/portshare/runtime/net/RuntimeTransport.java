@@ -1,0 +1,254 @@
+package io.portshare.runtime.net;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.InternetProtocolFamily;
+import io.netty.channel.uring.IoUring;
+import io.netty.util.concurrent.EventExecutor;
+import io.vertx.core.datagram.DatagramSocketOptions;
+import io.vertx.core.net.ClientOptionsBase;
+import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.transport.Transport;
+import java.net.SocketAddress;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The Netty transport the runtime gives every service Vert.x: the chosen one (epoll, io_uring or
+ * NIO), with these things added where Vert.x offers no option.
+ *
+ * <ul>
+ *   <li>Every accepted connection is counted ({@link Connections}) on the event loop it is
+ *       registered on, numbered from {@code firstLoop}, and uncounted when it closes; the counting
+ *       initializer removes itself, so the connection's pipeline is the service's alone.
+ *   <li>Every listening socket joins {@code listeners}, so that a drain can close them all, each
+ *       with an empty accept queue, before it asks the servers to shut down ({@link Listeners}).
+ *   <li>Every listening socket gets an {@link AcceptErrorHandler}: when accept(2) fails (out of
+ *       descriptors, above all) the server says so in one line of its own and pauses accepting
+ *       for a second, instead of Netty's generic "reached at the tail of the pipeline" warning
+ *       with a stack trace every second.
+ *   <li>With {@code acceptOnEventLoop}, for a Vert.x instance with one event loop whose listening
+ *       socket is its own (reuseport, pinned), the acceptor "group" is that same event loop, so a
+ *       connection is accepted, registered and served on one thread as a C epoll server does.
+ *   <li>On io_uring, {@code sendFile} stays zero-copy: Vert.x 5.0.7 declares that transport without
+ *       file regions and would copy every file through 8 KiB heap chunks, while Netty's io_uring
+ *       channel sends a {@code DefaultFileRegion} with {@code splice(2)} where the kernel has it.
+ *   <li>Accepted sockets get only the options that change something ({@link AcceptedSocketOptions}).
+ *   <li>An epoll listener takes every connection waiting in its queue in one turn of its event
+ *       loop, up to a bound, rather than Netty's one ({@link AcceptsPerTurn}).
+ *   <li>With an {@code inheritedFd}, the first server socket Vert.x asks for is that inherited
+ *       listening socket rather than a new one ({@link InheritedListener}).
+ * </ul>
+ */
+public final class RuntimeTransport implements Transport {
+
+  private final Transport delegate;
+  private final Spi spi;
+
+  /** @param inheritedFd a listening socket this Vert.x serves instead of binding one, or -1 */
+  public RuntimeTransport(Transport delegate, boolean acceptOnEventLoop, Listeners listeners,
+      AcceptErrorHandler acceptErrors, Connections connections, int firstLoop, int inheritedFd) {
+    this.delegate = delegate;
+    this.spi = new Spi(delegate.implementation(), acceptOnEventLoop, listeners, acceptErrors, connections,
+        firstLoop, inheritedFd, delegate == Transport.IO_URING && IoUring.isSpliceSupported(),
+        delegate == Transport.EPOLL, delegate == Transport.EPOLL);
+  }
+
+  @Override
+  public String name() {
+    return delegate.name();
+  }
+
+  @Override
+  public boolean available() {
+    return delegate.available();
+  }
+
+  @Override
+  public Throwable unavailabilityCause() {
+    return delegate.unavailabilityCause();
+  }
+
+  @Override
+  public io.vertx.core.spi.transport.Transport implementation() {
+    return spi;
+  }
+
+  /** Delegates everything but the acceptor group (optionally) and the server bootstrap's handlers. */
+  private static final class Spi implements io.vertx.core.spi.transport.Transport {
+    private final io.vertx.core.spi.transport.Transport delegate;
+    private final boolean acceptOnEventLoop;
+    private final Listeners listeners;
+    private final AcceptErrorHandler acceptErrors;
+    private final Connections connections;
+    private final int firstLoop;
+    private final AtomicInteger inheritedFd;
+    private final boolean spliceFileRegions;
+    /** Netty's epoll socket channel turns TCP_NODELAY on as it is created. */
+    private final boolean nettySetsNoDelay;
+    /** Netty's epoll listener accepts one connection per turn unless given {@link AcceptsPerTurn}. */
+    private final boolean acceptsOnePerTurn;
+    private volatile EventLoopGroup ioGroup;
+
+    Spi(io.vertx.core.spi.transport.Transport delegate, boolean acceptOnEventLoop, Listeners listeners,
+        AcceptErrorHandler acceptErrors, Connections connections, int firstLoop, int inheritedFd,
+        boolean spliceFileRegions, boolean nettySetsNoDelay, boolean acceptsOnePerTurn) {
+      this.delegate = delegate;
+      this.acceptsOnePerTurn = acceptsOnePerTurn;
+      this.spliceFileRegions = spliceFileRegions;
+      this.nettySetsNoDelay = nettySetsNoDelay;
+      this.acceptOnEventLoop = acceptOnEventLoop;
+      this.listeners = listeners;
+      this.acceptErrors = acceptErrors;
+      this.connections = connections;
+      this.firstLoop = firstLoop;
+      this.inheritedFd = new AtomicInteger(inheritedFd);
+    }
+
+    /**
+     * The child handler: counts a connection once it is registered on its event loop (so the loop
+     * is known, and before Vert.x's handlers see it), then hands its pipeline to Vert.x's own
+     * initializer and leaves it.
+     */
+    @ChannelHandler.Sharable
+    private final class Counting extends ChannelInitializer<Channel> {
+      private final ChannelHandler vertxChild;
+
+      Counting(ChannelHandler vertxChild) {
+        this.vertxChild = vertxChild;
+      }
+
+      @Override
+      protected void initChannel(Channel connection) {
+        connections.accepted(connection, number(connection.eventLoop()));
+        connection.pipeline().addLast(vertxChild);
+      }
+    }
+
+    /** The runtime's number of {@code loop}: its place in this Vert.x's group, after {@code firstLoop}. */
+    private int number(EventLoop loop) {
+      int i = 0;
+      for (EventExecutor e : ioGroup) {
+        if (e == loop) {
+          return firstLoop + i;
+        }
+        i++;
+      }
+      return firstLoop;
+    }
+
+    @Override
+    public synchronized EventLoopGroup eventLoopGroup(int type, int nThreads, ThreadFactory threadFactory,
+        int ioRatio) {
+      if (acceptOnEventLoop && type == ACCEPTOR_EVENT_LOOP_GROUP && ioGroup != null) {
+        // Vert.x shuts both groups down on close; Netty's shutdownGracefully is idempotent.
+        return ioGroup;
+      }
+      EventLoopGroup group = delegate.eventLoopGroup(type, nThreads, threadFactory, ioRatio);
+      if (type == IO_EVENT_LOOP_GROUP) {
+        ioGroup = group;
+      }
+      return group;
+    }
+
+    @Override
+    public boolean supportsDomainSockets() {
+      return delegate.supportsDomainSockets();
+    }
+
+    @Override
+    public boolean supportFileRegion() {
+      return spliceFileRegions || delegate.supportFileRegion();
+    }
+
+    @Override
+    public boolean isAvailable() {
+      return delegate.isAvailable();
+    }
+
+    @Override
+    public Throwable unavailabilityCause() {
+      return delegate.unavailabilityCause();
+    }
+
+    @Override
+    public SocketAddress convert(io.vertx.core.net.SocketAddress address) {
+      return delegate.convert(address);
+    }
+
+    @Override
+    public io.vertx.core.net.SocketAddress convert(SocketAddress address) {
+      return delegate.convert(address);
+    }
+
+    @Override
+    public IoHandlerFactory ioHandlerFactory() {
+      return delegate.ioHandlerFactory();
+    }
+
+    @Override
+    public DatagramChannel datagramChannel() {
+      return delegate.datagramChannel();
+    }
+
+    @Override
+    public DatagramChannel datagramChannel(InternetProtocolFamily family) {
+      return delegate.datagramChannel(family);
+    }
+
+    @Override
+    public ChannelFactory<? extends Channel> channelFactory(boolean domainSocket) {
+      return delegate.channelFactory(domainSocket);
+    }
+
+    @Override
+    public ChannelFactory<? extends ServerChannel> serverChannelFactory(boolean domainSocket) {
+      // Handed out once: the inherited socket is the service port's, the first server Vert.x binds.
+      int fd = domainSocket ? -1 : inheritedFd.getAndSet(-1);
+      return fd < 0 ? delegate.serverChannelFactory(domainSocket) : () -> InheritedListener.open(fd);
+    }
+
+    @Override
+    public void configure(DatagramChannel channel, DatagramSocketOptions options) {
+      delegate.configure(channel, options);
+    }
+
+    @Override
+    public void configure(ClientOptionsBase options, int connectTimeout, boolean domainSocket, Bootstrap bootstrap) {
+      delegate.configure(options, connectTimeout, domainSocket, bootstrap);
+    }
+
+    @Override
+    public void configure(NetServerOptions options, boolean domainSocket, ServerBootstrap bootstrap) {
+      delegate.configure(options, domainSocket, bootstrap);
+      AcceptedSocketOptions.trim(bootstrap, nettySetsNoDelay);
+      // Vert.x has set its child handler by now: Counting wraps it.
+      bootstrap.childHandler(new Counting(bootstrap.config().childHandler()));
+      if (acceptsOnePerTurn) {
+        bootstrap.option(ChannelOption.RCVBUF_ALLOCATOR, AcceptsPerTurn.allocator());
+      }
+      // ServerBootstrap puts this handler before its acceptor, so AcceptErrorHandler sees accept
+      // errors first.
+      bootstrap.handler(new ChannelInitializer<ServerChannel>() {
+        @Override
+        protected void initChannel(ServerChannel listener) {
+          listeners.add(listener);
+          if (InheritedListener.is(listener)) {
+            listener.pipeline().addLast(new InheritedListener.Gate());
+          }
+          listener.pipeline().addLast(acceptErrors);
+        }
+      });
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package io.portshare.runtime.net;
+
+import io.portshare.runtime.config.UsageException;
+import io.vertx.core.transport.Transport;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which Netty transport a service runs on, from {@code --transport}.
+ *
+ * <ul>
+ *   <li>{@code epoll} must be there: asked for by name and missing, it is a usage error.
+ *   <li>{@code io_uring} is often refused where epoll is not: container runtimes block
+ *       {@code io_uring_setup} with seccomp, and {@code kernel.io_uring_disabled} turns it off. So a
+ *       refused io_uring is one WARN line and the service runs on epoll (NIO off Linux), never a
+ *       failed start: an operator can ask for io_uring everywhere.
+ *   <li>{@code auto} is epoll where present, else NIO (io_uring did not win by measurement:
+ *       static-server README, "io_uring").
+ * </ul>
+ */
+public final class TransportChoice {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TransportChoice.class);
+
+  private TransportChoice() {}
+
+  public static Transport choose(String wanted) {
+    switch (wanted) {
+      case "nio":
+        return Transport.NIO;
+      case "epoll":
+        if (!Transport.EPOLL.available()) {
+          throw new UsageException("transport epoll is not available here: " + Transport.EPOLL.unavailabilityCause());
+        }
+        return Transport.EPOLL;
+      case "io_uring":
+        if (Transport.IO_URING.available()) {
+          return Transport.IO_URING;
+        }
+        Transport instead = epollOrNio();
+        LOG.warn("transport io_uring is refused here ({}); using {}", why(Transport.IO_URING),
+            name(instead));
+        return instead;
+      default:
+        if (Transport.EPOLL.available()) {
+          return Transport.EPOLL;
+        }
+        LOG.warn("native epoll transport unavailable ({}); using NIO", why(Transport.EPOLL));
+        return Transport.NIO;
+    }
+  }
+
+  /** The transport's name as the banner, the metrics and {@code --transport} spell it. */
+  public static String name(Transport transport) {
+    return transport.name().toLowerCase(Locale.ROOT);
+  }
+
+  /** True for the transports whose channels have a Linux file descriptor (epoll, io_uring). */
+  static boolean isLinuxNative(Transport transport) {
+    return transport == Transport.EPOLL || transport == Transport.IO_URING;
+  }
+
+  private static Transport epollOrNio() {
+    return Transport.EPOLL.available() ? Transport.EPOLL : Transport.NIO;
+  }
+
+  private static String why(Transport transport) {
+    Throwable cause = transport.unavailabilityCause();
+    if (cause == null) {
+      return "not Linux";
+    }
+    // Netty wraps the refused syscall a few levels deep; the innermost message names it.
+    Throwable root = cause;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String msg = root.getMessage();
+    return msg == null || msg.isBlank() ? root.toString() : msg;
+  }
+}

@@ -1,16 +1,19 @@
 package io.portshare.bench;
 
+import io.portshare.bench.ledger.LedgerCommand;
+import io.portshare.bench.results.ReportCommand;
+import io.portshare.bench.rpc.RpcCalibrateCommand;
+import io.portshare.bench.rpc.RpcCommand;
+import io.portshare.bench.rpc.RpcMatrixCommand;
+import io.portshare.bench.seeds.SeedsCommand;
+import io.portshare.bench.staticfiles.StaticCommand;
 import io.portshare.runtime.config.Units;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import picocli.CommandLine;
-import io.portshare.bench.ledger.LedgerCommand;
-import io.portshare.bench.results.ReportCommand;
-import io.portshare.bench.seeds.SeedsCommand;
-import io.portshare.bench.statics.StaticCommand;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * {@code java -jar portshare-bench.jar SUBCOMMAND}: the RPC load generator ({@code rpc}), the RPC

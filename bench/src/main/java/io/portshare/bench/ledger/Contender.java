@@ -1,7 +1,7 @@
 package io.portshare.bench.ledger;
 
-import io.portshare.bench.CpuTime;
-import io.portshare.bench.ServerProcesses;
+import io.portshare.bench.cpu.CpuTime;
+import io.portshare.bench.server.ServerProcesses;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package io.portshare.bench.ledger;
 
-import io.portshare.bench.ServerProcesses;
-import io.portshare.bench.statics.NginxConfig;
-import io.portshare.bench.statics.Site;
+import io.portshare.bench.server.ServerProcesses;
+import io.portshare.bench.staticfiles.NginxConfig;
+import io.portshare.bench.staticfiles.Site;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

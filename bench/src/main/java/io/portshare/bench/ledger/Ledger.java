@@ -6,8 +6,8 @@ import io.portshare.bench.results.Round;
 import io.portshare.bench.results.Row;
 import io.portshare.bench.results.Stats;
 import io.portshare.bench.results.Table;
-import io.portshare.bench.statics.Loopback;
-import io.portshare.bench.statics.WarmUp;
+import io.portshare.bench.staticfiles.Loopback;
+import io.portshare.bench.staticfiles.WarmUpRule;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +31,7 @@ import java.util.Set;
 final class Ledger {
 
   /** What the run does: its columns, rounds and passes. */
-  record Plan(List<Workload> workloads, int rounds, Duration duration, Duration warmup, WarmUp serverWarmup,
+  record Plan(List<Workload> workloads, int rounds, Duration duration, Duration warmup, WarmUpRule serverWarmup,
       Duration syscallPass, Duration allocPass, int held, int heldAddresses) {}
 
   static final Metric CPU = new Metric("server_us", "server CPU µs per operation", 1);
@@ -129,14 +129,14 @@ final class Ledger {
   }
 
   /**
-   * Unmeasured load until the server's CPU per operation settles ({@link WarmUp}): on a busy machine
+   * Unmeasured load until the server's CPU per operation settles ({@link WarmUpRule}): on a busy machine
    * the JIT's compile threads spend tens of CPU-seconds inside the server's counters, so a fixed
    * wall-clock warm-up leaves a JVM cold.
    */
   private void warm(Contender c, Workload w) throws IOException, InterruptedException {
     List<Double> steps = new ArrayList<>();
     while (!plan.serverWarmup().done(steps)) {
-      steps.add(load.run(c, w, destinations.next(), WarmUp.STEP, Duration.ZERO).serverMicrosPerOp());
+      steps.add(load.run(c, w, destinations.next(), WarmUpRule.STEP, Duration.ZERO).serverMicrosPerOp());
     }
     String line = c.name() + " " + w.label() + ": " + String.join(" ",
         steps.stream().map(v -> String.format(Locale.ROOT, "%.1f", v)).toList())

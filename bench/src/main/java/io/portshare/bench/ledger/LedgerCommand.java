@@ -1,13 +1,13 @@
 package io.portshare.bench.ledger;
 
 import io.portshare.bench.BenchMain;
-import io.portshare.bench.OutDir;
+import io.portshare.bench.results.OutDir;
 import io.portshare.bench.results.Machine;
 import io.portshare.bench.results.Results;
 import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.Table;
-import io.portshare.bench.statics.WarmUp;
+import io.portshare.bench.staticfiles.WarmUpRule;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -147,7 +147,7 @@ public final class LedgerCommand implements Callable<Integer> {
     Contenders starter = new Contenders(sources, site, scratch, out.resolve("logs"));
     Load load = new Load(cLoad, wrk, connections);
     Ledger.Plan plan = new Ledger.Plan(workloads, rounds, duration, warmup,
-        new WarmUp(serverWarmup, serverWarmupMax.compareTo(serverWarmup) < 0 ? serverWarmup : serverWarmupMax), syscallPass, allocPass, held, 8);
+        new WarmUpRule(serverWarmup, serverWarmupMax.compareTo(serverWarmup) < 0 ? serverWarmup : serverWarmupMax), syscallPass, allocPass, held, 8);
     Ledger ledger = new Ledger(plan, load, out, System.out);
 
     Map<String, String> meta = new LinkedHashMap<>();
@@ -160,7 +160,7 @@ public final class LedgerCommand implements Callable<Integer> {
         + connections + " connections, closed loop; each pass to its own 127.0.0.x");
     meta.put("timed", rounds + " rounds of " + duration.toMillis() + " ms per server and column (after "
         + warmup.toMillis() + " ms unmeasured), rows and columns reversed every other round; each server first "
-        + "warmed per column in steps of " + WarmUp.STEP.toMillis() + " ms for " + serverWarmup.toMillis() + "-"
+        + "warmed per column in steps of " + WarmUpRule.STEP.toMillis() + " ms for " + serverWarmup.toMillis() + "-"
         + serverWarmupMax.toMillis() + " ms, until its server CPU per operation settled (steps below)");
     meta.put("CPU", "server utime and stime from /proc/PID/stat (the server's processes and children) over each "
         + "measured window, per operation; on loopback part of each side's kernel work is charged to the other");

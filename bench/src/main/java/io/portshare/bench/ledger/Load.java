@@ -1,7 +1,7 @@
 package io.portshare.bench.ledger;
 
-import io.portshare.bench.CpuTime;
-import io.portshare.bench.statics.Wrk;
+import io.portshare.bench.cpu.CpuTime;
+import io.portshare.bench.staticfiles.Wrk;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

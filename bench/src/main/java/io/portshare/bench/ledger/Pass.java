@@ -1,6 +1,6 @@
 package io.portshare.bench.ledger;
 
-import io.portshare.bench.CpuTime;
+import io.portshare.bench.cpu.CpuTime;
 
 /**
  * One run of load against one server: operations (transactions or requests) and the connections

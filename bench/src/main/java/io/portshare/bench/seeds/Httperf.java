@@ -1,6 +1,6 @@
 package io.portshare.bench.seeds;
 
-import io.portshare.bench.CpuTime;
+import io.portshare.bench.cpu.CpuTime;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package io.portshare.bench.seeds;
 
-import io.portshare.bench.CpuTime;
-import io.portshare.bench.ServerProcesses;
-import io.portshare.bench.statics.Loopback;
-import io.portshare.bench.statics.Peer;
-import io.portshare.bench.statics.PeerCheck;
-import io.portshare.bench.statics.Wrk;
+import io.portshare.bench.cpu.CpuTime;
+import io.portshare.bench.server.ServerProcesses;
+import io.portshare.bench.staticfiles.Loopback;
+import io.portshare.bench.staticfiles.Peer;
+import io.portshare.bench.staticfiles.PeerCheck;
+import io.portshare.bench.staticfiles.Wrk;
 import io.portshare.kit.AdminPort;
 import java.io.IOException;
 import java.io.PrintStream;

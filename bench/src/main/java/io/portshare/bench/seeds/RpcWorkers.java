@@ -1,10 +1,10 @@
 package io.portshare.bench.seeds;
 
-import io.portshare.bench.Column;
-import io.portshare.bench.LoadEngine;
-import io.portshare.bench.LoadSpec;
-import io.portshare.bench.Progress;
-import io.portshare.bench.RpcMatrix;
+import io.portshare.bench.rpc.Column;
+import io.portshare.bench.load.LoadEngine;
+import io.portshare.bench.load.LoadSpec;
+import io.portshare.bench.load.Progress;
+import io.portshare.bench.rpc.RpcMatrix;
 import io.portshare.bench.results.Row;
 import io.portshare.bench.results.Table;
 import java.time.Duration;

@@ -1,13 +1,13 @@
 package io.portshare.bench.seeds;
 
 import io.portshare.bench.BenchMain;
-import io.portshare.bench.OutDir;
+import io.portshare.bench.results.OutDir;
 import io.portshare.bench.results.Machine;
 import io.portshare.bench.results.Metric;
 import io.portshare.bench.results.Results;
 import io.portshare.bench.results.Row;
 import io.portshare.bench.results.Table;
-import io.portshare.bench.statics.Tools;
+import io.portshare.bench.staticfiles.Tools;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

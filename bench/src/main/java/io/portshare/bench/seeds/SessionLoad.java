@@ -1,14 +1,14 @@
 package io.portshare.bench.seeds;
 
-import io.portshare.bench.CpuTime;
+import io.portshare.bench.cpu.CpuTime;
 import io.portshare.bench.results.Cell;
 import io.portshare.bench.results.ClientBound;
 import io.portshare.bench.results.Metric;
 import io.portshare.bench.results.Round;
 import io.portshare.bench.results.Row;
 import io.portshare.bench.results.Table;
-import io.portshare.bench.statics.Peer;
-import io.portshare.bench.statics.Site;
+import io.portshare.bench.staticfiles.Peer;
+import io.portshare.bench.staticfiles.Site;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

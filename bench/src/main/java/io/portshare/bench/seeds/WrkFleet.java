@@ -1,8 +1,8 @@
 package io.portshare.bench.seeds;
 
-import io.portshare.bench.CpuTime;
-import io.portshare.bench.statics.Wrk;
-import io.portshare.bench.statics.WrkResult;
+import io.portshare.bench.cpu.CpuTime;
+import io.portshare.bench.staticfiles.Wrk;
+import io.portshare.bench.staticfiles.WrkResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -6,7 +6,7 @@ import io.portshare.bench.BenchMain;
 import io.portshare.bench.results.Results;
 import io.portshare.bench.results.ResultsJson;
 import io.portshare.bench.results.Table;
-import io.portshare.bench.statics.Tools;
+import io.portshare.bench.staticfiles.Tools;
 import io.portshare.kit.Ci;
 import io.portshare.kit.Repository;
 import io.vertx.core.json.JsonObject;

@@ -1,0 +1,120 @@
+package io.portshare.bench.load;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.EventLoop;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+import io.portshare.bench.cpu.CpuProbe;
+import io.portshare.bench.cpu.CpuSpent;
+import io.portshare.bench.cpu.CpuTime;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Runs a {@link LoadSpec} on raw Netty channels (native epoll when present), one event loop per
+ * client thread, each loop owning its share of the connections; returns what it measured, with the
+ * CPU this process and the server spent over the measured window. Blocks for warm-up + duration.
+ */
+public final class LoadGenerator {
+
+  /** The first connects are spread over this time before the clock starts. */
+  private static final long CONNECT_PACE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+  private LoadGenerator() {}
+
+  public static String transport() {
+    return ClientTransport.best().label();
+  }
+
+  /**
+   * The request frame: 4-byte big-endian length, then a payload that is not all one byte value.
+   * The caller releases it once the run is over; the connections share it read-only.
+   */
+  static ByteBuf frame(int payloadSize) {
+    ByteBuf buf = Unpooled.directBuffer(4 + payloadSize, 4 + payloadSize);
+    buf.writeInt(payloadSize);
+    for (int i = 0; i < payloadSize; i++) {
+      buf.writeByte((i * 31 + 7) & 0xff);
+    }
+    return buf;
+  }
+
+  public static Measurement run(LoadSpec spec, Progress progress) {
+    return run(spec, progress, CpuProbe.UNKNOWN);
+  }
+
+  /** As {@link #run(LoadSpec, Progress)}, reading the server's CPU through {@code server} at the window's edges. */
+  public static Measurement run(LoadSpec spec, Progress progress, CpuProbe server) {
+    InetSocketAddress address = resolve(spec);
+    ClientTransport transport = ClientTransport.best();
+    MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(spec.eventLoops(),
+        new DefaultThreadFactory("bench-loop", true), transport.ioHandlers());
+    ByteBuf owned = frame(spec.payloadSize());
+    try {
+      // Writes release what they sent: the connections get a view that ignores it.
+      ByteBuf frame = Unpooled.unreleasableBuffer(owned.asReadOnly());
+      LongAdder done = new LongAdder();
+      RunClock clock = new RunClock(System.nanoTime() + CONNECT_PACE_NANOS, spec.warmup().toNanos(),
+          spec.duration().toNanos());
+      int loops = spec.eventLoops();
+      List<LoopStats> stats = new ArrayList<>();
+      List<LoopLoad> loads = new ArrayList<>();
+      int i = 0;
+      for (EventExecutor executor : group) {
+        LoopStats s = new LoopStats(clock, done);
+        int share = spec.connections() / loops + (i < spec.connections() % loops ? 1 : 0);
+        int first = i * (spec.connections() / loops) + Math.min(i, spec.connections() % loops);
+        stats.add(s);
+        loads.add(new LoopLoad((EventLoop) executor, transport, address, spec, frame, s, first, share));
+        i++;
+      }
+      loads.forEach(l -> l.start(CONNECT_PACE_NANOS));
+      double client0;
+      double server0;
+      double client1;
+      double server1;
+      try (Progress.Bar bar = progress.start(clock, done)) {
+        waitUntil(clock.measureStart);
+        client0 = CpuTime.self();
+        server0 = server.seconds();
+        waitUntil(clock.measureEnd);
+        client1 = CpuTime.self();
+        server1 = server.seconds();
+      }
+      // Stopping runs on each loop: after it the loops' figures are final and visible here.
+      loads.forEach(LoopLoad::stop);
+      int cores = Math.min(loops, Runtime.getRuntime().availableProcessors());
+      return LoopStats.merge(stats, new CpuSpent(client1 - client0, server1 - server0, clock.measuredSeconds(), cores));
+    } finally {
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+      owned.release();
+    }
+  }
+
+  private static InetSocketAddress resolve(LoadSpec spec) {
+    try {
+      return new InetSocketAddress(InetAddress.getByName(spec.host()), spec.port());
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("unknown host \"" + spec.host() + "\" in --target");
+    }
+  }
+
+  private static void waitUntil(long nanoTime) {
+    long left;
+    while ((left = nanoTime - System.nanoTime()) > 0) {
+      try {
+        TimeUnit.NANOSECONDS.sleep(left);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted", e);
+      }
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package io.portshare.bench.cpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CpuTimeTest {
+
+  @Test
+  void readsUtimeStimeAndChildrenAfterACommandNameWithSpacesAndParentheses() {
+    String stat = "4242 (my (odd) cmd) S 1 4242 4242 0 -1 4194560 500 0 0 0 123 45 67 89 20 0 9 0 100 0 0";
+    assertThat(CpuTime.parse(stat, 0)).containsExactly(123, 45);
+    assertThat(CpuTime.parse(stat, 2)).containsExactly(67, 89);
+  }
+
+  @Test
+  void aProcessThatIsGoneSpendsNothing() {
+    assertThat(CpuTime.ticks("/proc/0/stat-that-does-not-exist", 0)).containsExactly(0, 0);
+  }
+
+  /** How wrk's CPU is read: a child that only computes shows its CPU time once it is waited for. */
+  @Test
+  void aReapedChildsCpuTimeIsCounted() throws Exception {
+    CpuTime before = CpuTime.ofReapedChildren();
+    Process p = new ProcessBuilder("sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done").start();
+    assertThat(p.waitFor()).isZero();
+    assertThat(CpuTime.ofReapedChildren().minus(before).seconds()).isGreaterThanOrEqualTo(0.05);
+  }
+
+  @Test
+  void processesThatCannotBeReadGiveNaNNotZero() {
+    assertThat(CpuTime.seconds(List.of())).isNaN();
+    assertThat(CpuTime.seconds(List.of(ProcessHandle.current().pid(), Long.MAX_VALUE))).isNaN();
+    assertThat(CpuTime.seconds(List.of(ProcessHandle.current().pid()))).isPositive();
+    assertThat(CpuTime.self()).isPositive();
+  }
+
+  @Test
+  void thisJvmHasSpentCpuAndDifferencesSubtract() {
+    CpuTime now = CpuTime.ofTree(ProcessHandle.current());
+    assertThat(now.seconds()).isPositive();
+    CpuTime d = new CpuTime(3, 2).minus(new CpuTime(1, 0.5));
+    assertThat(d.userSeconds()).isEqualTo(2);
+    assertThat(d.systemSeconds()).isEqualTo(1.5);
+    assertThat(d.seconds()).isEqualTo(3.5);
+  }
+}

@@ -10,10 +10,8 @@ import io.portshare.bench.staticfiles.StaticCommand;
 import io.portshare.runtime.config.Units;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.List;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /**
  * {@code java -jar portshare-bench.jar SUBCOMMAND}: the RPC load generator ({@code rpc}), the RPC
@@ -36,26 +34,8 @@ public final class BenchMain implements Runnable {
     System.exit(execute(args));
   }
 
-  /** The command line of this run, as reports quote it: how the jar was started and its arguments. */
-  static String commandLine(String... args) {
-    String given = System.getenv("PORTSHARE_BENCH_COMMAND");
-    String jar = "java -jar bench/target/portshare-bench.jar " + String.join(" ", quoted(args));
-    return given == null || given.isBlank() ? jar : given + "  (runs: " + jar + ")";
-  }
-
-  private static List<String> quoted(String[] args) {
-    return Arrays.stream(args).map(a -> a.matches("[A-Za-z0-9_./:=,@%+-]+") ? a : "'" + a + "'").toList();
-  }
-
-  static String[] lastArgs = new String[0];
-
-  /** This run's command line ({@link #commandLine}), for a subcommand outside this package. */
-  public static String command() {
-    return commandLine(lastArgs);
-  }
-
+  /** Runs one command line as {@link #main} does, without exiting: its exit code. */
   public static int execute(String... args) {
-    lastArgs = args.clone();
     CommandLine cl = new CommandLine(new BenchMain());
     cl.registerConverter(Duration.class, Units::duration);
     cl.setParameterExceptionHandler((ex, a) -> {
@@ -77,7 +57,7 @@ public final class BenchMain implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(),
-        "which subcommand? one of rpc, rpc-matrix, rpc-calibrate, static, seeds, report, ledger");
+        "which subcommand? one of " + String.join(", ", spec.subcommands().keySet()));
   }
 
   static final class Version implements CommandLine.IVersionProvider {

@@ -1,11 +1,11 @@
 package io.portshare.bench.ledger;
 
-import io.portshare.bench.BenchMain;
-import io.portshare.bench.results.OutDir;
 import io.portshare.bench.results.Machine;
+import io.portshare.bench.results.OutDir;
 import io.portshare.bench.results.Results;
 import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
+import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
 import io.portshare.bench.staticfiles.WarmUpRule;
 import java.io.IOException;
@@ -22,7 +22,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code portshare-bench ledger}: what one connection costs each server at the floor, one worker each
@@ -35,6 +37,9 @@ import picocli.CommandLine.Option;
         + "for the floor (C echo, nginx), plain Netty, the portshare services and stock Vert.x. Writes table.txt, "
         + "rounds.txt, results.json, results.csv and report.html under --out/<timestamp>-ledger/.")
 public final class LedgerCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
 
   @Option(names = "--rows", split = ",",
       description = "servers to measure, in table order (default: c-echo, netty-echo, rpc-server, vertx-echo, nginx, "
@@ -151,7 +156,7 @@ public final class LedgerCommand implements Callable<Integer> {
     Ledger ledger = new Ledger(plan, load, out, System.out);
 
     Map<String, String> meta = new LinkedHashMap<>();
-    meta.put("command", BenchMain.command());
+    meta.put("command", RunCommand.of(spec));
     meta.putAll(Machine.describe());
     meta.put("load average at start", Machine.loadAverage());
     meta.put("servers", "one worker each: C echo -t 1, nginx worker_processes 1, JVM rows one event loop "

@@ -1,6 +1,5 @@
 package io.portshare.bench.rpc;
 
-import io.portshare.bench.BenchMain;
 import io.portshare.bench.chart.Charts;
 import io.portshare.bench.cpu.CpuProbe;
 import io.portshare.bench.load.CLoadTool;
@@ -13,6 +12,7 @@ import io.portshare.bench.results.Machine;
 import io.portshare.bench.results.Results;
 import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
+import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
 import io.portshare.bench.server.ServerProcesses;
 import java.io.IOException;
@@ -29,7 +29,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * How far the generator can be trusted: against the same server in the same run, this JVM's
@@ -42,6 +44,9 @@ import picocli.CommandLine.Option;
         + "each cell against the C echo peer and rpc-server; prints generator/C per cell (median of the pairs) and "
         + "writes the reports under --out/<timestamp>-calibrate/.")
 public final class RpcCalibrateCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
 
   static final List<String> TARGETS = List.of("c-echo", "rpc-server");
 
@@ -88,7 +93,7 @@ public final class RpcCalibrateCommand implements Callable<Integer> {
     Path dir = common.reports.thisRun("-calibrate");
     Map<String, String> meta = new LinkedHashMap<>();
     LoadSpec base = common.load.spec("127.0.0.1", port, 64, 1);
-    String command = BenchMain.command();
+    String command = RunCommand.of(spec);
     meta.put("command", command);
     meta.putAll(Machine.describe());
     meta.put("clients", LoadEngine.JAVA.describe() + " against " + c.describe() + "; " + base.eventLoops()

@@ -1,6 +1,5 @@
 package io.portshare.bench.rpc;
 
-import io.portshare.bench.BenchMain;
 import io.portshare.bench.chart.Charts;
 import io.portshare.bench.load.EngineOptions;
 import io.portshare.bench.load.LoadEngine;
@@ -11,6 +10,7 @@ import io.portshare.bench.results.Machine;
 import io.portshare.bench.results.Results;
 import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
+import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -22,7 +22,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The RPC table: rows of (mode, workers), columns of (size, transactions per connection). Starts
@@ -32,6 +34,9 @@ import picocli.CommandLine.Option;
     description = "The RPC table: starts rpc-server per mode and worker count (or uses --target) and writes "
         + "table, JSON, CSV, HTML and PNG under --out/<timestamp>/.")
 public final class RpcMatrixCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
 
   static final List<String> MODES = List.of("shared", "reuseport", "pinned", "processes", "c-epoll");
 
@@ -152,7 +157,7 @@ public final class RpcMatrixCommand implements Callable<Integer> {
 
   private Map<String, String> meta(LoadSpec s, int rounds, LoadEngine load0) {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("command", BenchMain.command());
+    m.put("command", RunCommand.of(spec));
     m.putAll(Machine.describe());
     m.put("target", target != null ? target + (engine.knowsServer() ? "" : " (server CPU not known: give --server-pid)")
         : "rpc-server started per row on " + s.host() + ":" + s.port()

@@ -1,11 +1,11 @@
 package io.portshare.bench.seeds;
 
-import io.portshare.bench.BenchMain;
-import io.portshare.bench.results.OutDir;
 import io.portshare.bench.results.Machine;
 import io.portshare.bench.results.Metric;
+import io.portshare.bench.results.OutDir;
 import io.portshare.bench.results.Results;
 import io.portshare.bench.results.Row;
+import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
 import io.portshare.bench.staticfiles.Tools;
 import java.io.IOException;
@@ -21,7 +21,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code portshare-bench seeds}: the five source experiments re-run here, each beside its published table. */
 @Command(name = "seeds", mixinStandardHelpOptions = true,
@@ -34,6 +36,9 @@ import picocli.CommandLine.Option;
         "Defaults take about 20 minutes on 2 CPUs; --published runs the published lengths. Writes table.txt, "
             + "results.json, results.csv and report.html under --out/<timestamp>-seeds/."})
 public final class SeedsCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
 
   static final List<String> ALL = List.of("000", "001", "002", "003", "004");
 
@@ -155,7 +160,7 @@ public final class SeedsCommand implements Callable<Integer> {
     SeedPlan plan = plan();
     Path dir = reports.thisRun("-seeds");
     Map<String, String> meta = new LinkedHashMap<>();
-    meta.put("command", BenchMain.command());
+    meta.put("command", RunCommand.of(spec));
     meta.putAll(Machine.describe());
     meta.put("load average at start", Machine.loadAverage());
     System.out.println("seeds " + String.join(", ", plan.seeds()) + "; reports in " + dir);

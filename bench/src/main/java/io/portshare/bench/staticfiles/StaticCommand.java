@@ -1,13 +1,13 @@
 package io.portshare.bench.staticfiles;
 
-import io.portshare.bench.BenchMain;
-import io.portshare.bench.results.OutDir;
-import io.portshare.bench.server.ServerJar;
 import io.portshare.bench.results.Machine;
+import io.portshare.bench.results.OutDir;
 import io.portshare.bench.results.Results;
 import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
+import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
+import io.portshare.bench.server.ServerJar;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +22,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code portshare-bench static}: the static-file table, static-server against nginx, with wrk. */
 @Command(name = "static", mixinStandardHelpOptions = true,
@@ -33,6 +35,9 @@ import picocli.CommandLine.Option;
         "Both servers listen on every address of their ports during the run (each wrk run has its own 127.0.0.x "
             + "destination); the traffic stays on loopback."})
 public final class StaticCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
 
   @Option(names = "--duration", defaultValue = "3s", description = "each measured wrk run (default: ${DEFAULT-VALUE})")
   Duration duration;
@@ -190,7 +195,7 @@ public final class StaticCommand implements Callable<Integer> {
 
   private Map<String, String> meta(StaticPlan plan) {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("command", BenchMain.command());
+    m.put("command", RunCommand.of(spec));
     m.putAll(Machine.describe());
     m.put("static-server", plan.serverJar() + ", " + plan.workers() + " event loops, --mode " + plan.mode()
         + (plan.serverArgs().isEmpty() ? "" : ", " + String.join(" ", plan.serverArgs()))

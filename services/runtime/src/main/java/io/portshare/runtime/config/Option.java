@@ -81,6 +81,19 @@ public record Option(String name, Type type, String defaultValue, String help, L
     return new Option(name, Type.FLAG, Boolean.toString(defaultValue), help, null);
   }
 
+  /** The flag as --help and docs/configuration.md write it: {@code --name} and what its value looks like. */
+  public String synopsis() {
+    return "--" + name + switch (type) {
+      case FLAG -> Boolean.parseBoolean(defaultValue) ? "[=true|false]" : "";
+      case CHOICE -> " " + String.join("|", choices);
+      case DURATION -> " DURATION";
+      case SIZE -> " BYTES";
+      case PATH -> " PATH";
+      case STRING -> " TEXT";
+      case INT, PORT -> " N";
+    };
+  }
+
   /** The environment variable that sets this option. */
   public String envName() {
     return "PORTSHARE_" + name.toUpperCase(Locale.ROOT).replace('-', '_');

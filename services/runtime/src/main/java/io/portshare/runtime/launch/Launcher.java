@@ -16,6 +16,7 @@ import java.net.URL;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,8 @@ public final class Launcher {
 
   /** Manifest attribute naming the service a jar runs when {@code --service} is not given. */
   public static final String MANIFEST_SERVICE = "Portshare-Service";
+  /** The environment variable naming the service, as --service does. */
+  static final String SERVICE_ENV = "PORTSHARE_SERVICE";
   private static final int HELP_COLUMN = 28;
 
   private Launcher() {}
@@ -64,7 +67,7 @@ public final class Launcher {
     List<String> args = new ArrayList<>(List.of(argv));
     String serviceName = takeServiceFlag(args);
     if (serviceName == null) {
-      serviceName = env.get("PORTSHARE_SERVICE");
+      serviceName = env.get(SERVICE_ENV);
     }
     Map<String, ServiceDescriptor> services = discover();
     ServiceDescriptor descriptor = choose(services, serviceName);
@@ -228,12 +231,11 @@ public final class Launcher {
     for (Option o : options) {
       String def = o.defaultValue().isEmpty() ? ""
           : " (default: " + o.defaultValue() + (o.defaultNote().isEmpty() ? "" : ", " + o.defaultNote()) + ")";
-      printOption(out, "--" + o.name() + metavar(o), o.help() + def);
+      printOption(out, o.synopsis(), o.help() + def);
     }
-    printOption(out, "--service NAME", "service to run: " + String.join("|", services.keySet())
-        + " (default: the jar's own)");
-    printOption(out, "--help", "show this help");
-    printOption(out, "--version", "show the version");
+    for (String[] flag : launcherFlags(services.keySet())) {
+      printOption(out, flag[0], flag[2]);
+    }
     out.println();
     out.println("Exit codes: 0 clean stop, 2 bad usage or config, 1 anything else.");
   }
@@ -247,23 +249,13 @@ public final class Launcher {
     }
   }
 
-  private static String metavar(Option o) {
-    switch (o.type()) {
-      case FLAG:
-        return Boolean.parseBoolean(o.defaultValue()) ? "[=true|false]" : "";
-      case CHOICE:
-        return " " + String.join("|", o.choices());
-      case DURATION:
-        return " DURATION";
-      case SIZE:
-        return " BYTES";
-      case PATH:
-        return " PATH";
-      case STRING:
-        return " TEXT";
-      default:
-        return " N";
-    }
+  /** The launcher's own flags, listed after the options (--help, docs/configuration.md): flag, environment, meaning. */
+  static List<String[]> launcherFlags(Collection<String> services) {
+    return List.of(
+        new String[] {"--service NAME", SERVICE_ENV,
+            "service to run: " + String.join("|", services) + " (default: the jar's own)"},
+        new String[] {"--help", "", "show this help"},
+        new String[] {"--version", "", "show the version"});
   }
 
   private static void configureLogging(String format) {

@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
  * Answers the requests of one event loop: {@link RequestRouter} says what a request names,
  * {@link Precondition} and {@link ByteRange} what part of a file goes back, and this writes the
  * answer with pre-encoded headers. vertx-web's StaticHandler behind a Router is used only for
- * directory listings; for files this lean handler replaces it, see README for the figures.
+ * directory listings; for files this lean handler replaces it (static-server/README.md has the figures).
  */
 final class FileRequestHandler implements Handler<HttpServerRequest> {
 

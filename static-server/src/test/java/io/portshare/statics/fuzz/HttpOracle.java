@@ -8,7 +8,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * What a request deserves, worked out from its parts by the rules README states (RFC 9112 and
+ * What a request deserves, worked out from its parts by the rules docs/reliability.md states (RFC 9112 and
  * 9110, the limits --max-uri 4 KiB and --max-header-size 8 KiB, the hostile-input table of
  * static-server/README.md), not by asking the server's own code. The fuzz site is hello.txt (12
  * bytes), sub/index.html (11 bytes) and big.bin (200,000 bytes); no index.html at the top.
@@ -118,7 +118,7 @@ final class HttpOracle {
       return 400;
     }
     // Several Content-Length lines, or one that is not a length (section 6.3). In HTTP/1.0 the
-    // decoder folds them into one before anything else sees them (README, Reliability): not judged.
+    // decoder folds them into one before anything else sees them (docs/reliability.md): not judged.
     List<String> lengths = values(fields, "content-length");
     boolean badLength = lengths.size() > 1 || lengths.stream().anyMatch(v -> !v.matches("\\d{1,18}"));
     if (badLength && version.equalsIgnoreCase("HTTP/1.0")) {

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Random and mutated HTTP requests against a real static server, judged as README's Reliability
+ * Random and mutated HTTP requests against a real static server, judged as docs/reliability.md's fuzz
  * section says: an answer arrives unless the bytes end before a whole request head; a request as
  * generated gets exactly the status {@link HttpOracle} works out for it; every status line is
  * HTTP/1.1 (1.0 only answering a 1.0 request) with a status some input deserves, 505 the only 5xx;
@@ -46,7 +46,7 @@ class StaticFuzzTest {
   private static final Set<Integer> REFUSALS = Set.of(414, 431, 505);
   /** A status line at the start or after a line end (the files served end in LF). */
   private static final Pattern STATUS_LINE = Pattern.compile("(?:^|\n)HTTP/(1\\.[01]) (\\d{3})[ \r]");
-  /** 505 answers seen: the only 5xx README allows, so the 5xx metric must count exactly these. */
+  /** 505 answers seen: the only 5xx docs/reliability.md allows, so the 5xx metric must count exactly these. */
   private static final AtomicLong fiveOhFives = new AtomicLong();
   private static final Pattern LEAK = Pattern.compile("Exception|\tat |java\\.|io\\.netty|io\\.vertx|portshare\\.");
 

@@ -30,8 +30,8 @@ public interface LoadEngine {
   /**
    * The engine a command line names: {@code java}, {@code c} (the tool at {@code cLoad}), or
    * {@code auto}: the C client for closed loops when it is built, since calibration shows this
-   * generator costing more CPU per transaction than it (README, "How far the generator can be
-   * trusted"), and this generator for open loops, which the C client does not do.
+   * generator costing more CPU per transaction than it (docs/benchmark.md, "How far the load
+   * generator can be trusted"), and this generator for open loops, which the C client does not do.
    */
   static LoadEngine named(String name, Path cLoad, boolean openLoop) {
     return switch (name) {

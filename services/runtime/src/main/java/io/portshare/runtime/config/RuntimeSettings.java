@@ -32,7 +32,7 @@ public record RuntimeSettings(int port, int adminPort, String host, int instance
   public static final String LIVENESS_TIMEOUT = "liveness-timeout";
   public static final String MAX_CONNECTION_AGE = "max-connection-age";
   public static final String WARMUP = "warmup";
-  /** The --warmup bound; see README "Warm start" for the measurement behind it. */
+  /** The --warmup bound; docs/warm-start.md has the measurement behind it. */
   static final String WARM_UP_DEFAULT = "12s";
   static final int MAX_INSTANCES = 4096;
 

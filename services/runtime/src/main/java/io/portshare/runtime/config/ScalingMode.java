@@ -2,7 +2,7 @@ package io.portshare.runtime.config;
 
 import java.util.Locale;
 
-/** How the instances of a service share its port (see README, "Scaling modes"). */
+/** How the instances of a service share its port (see docs/modes.md). */
 public enum ScalingMode {
   /** One Vert.x, N event loops, one listening socket; Vert.x's acceptor hands connections round-robin. */
   SHARED,

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Each mode does what the README claims: sockets on the port, and connections spread over loops. */
+/** Each mode does what docs/modes.md says: sockets on the port, and connections spread over loops. */
 @ExtendWith(VertxExtension.class)
 class ScalingModesTest {
 

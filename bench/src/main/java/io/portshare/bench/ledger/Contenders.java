@@ -25,7 +25,11 @@ final class Contenders {
   static final String HTTP_FLOOR = "nginx";
 
   /** A row to start: a built-in {@code base}, with extra JVM flags and its own jar for a variant. */
-  record Spec(String name, String base, String jar, String java, List<String> jvmFlags) {
+  record Spec(String name, String base, String jar, String java, List<String> jvmFlags, List<String> args) {
+
+    Spec(String name, String base) {
+      this(name, base, null, null, List.of(), List.of());
+    }
 
     Contender.Kind kind() {
       return RPC.contains(base) ? Contender.Kind.RPC : Contender.Kind.HTTP;
@@ -36,14 +40,15 @@ final class Contenders {
     }
 
     /**
-     * {@code LABEL=BASE [jar=PATH] [java=PATH|N] [JVM flag...]}, e.g. {@code rpc-server-parallel=rpc-server
-     * -XX:+UseParallelGC}; {@code java} is another JVM's launcher, or N for the installed JDK of release N.
+     * {@code LABEL=BASE [jar=PATH] [java=PATH|N] [arg=SERVICE-ARG...] [JVM flag...]}, e.g.
+     * {@code rpc-server-parallel=rpc-server -XX:+UseParallelGC}; {@code java} is another JVM's launcher, or N for
+     * the installed JDK of release N; each {@code arg} goes to the service's command line.
      */
     static Spec variant(String text) {
       int eq = text.indexOf('=');
       if (eq <= 0) {
         throw new IllegalArgumentException("invalid value for --variant: " + text
-            + "; expected LABEL=BASE [jar=PATH] [java=PATH] [JVM flags]");
+            + "; expected LABEL=BASE [jar=PATH] [java=PATH|N] [arg=SERVICE-ARG...] [JVM flags]");
       }
       String name = text.substring(0, eq).trim();
       List<String> words = new ArrayList<>(Arrays.asList(text.substring(eq + 1).trim().split("\\s+")));
@@ -54,15 +59,18 @@ final class Contenders {
       }
       String jar = null;
       String java = null;
-      while (!words.isEmpty() && (words.get(0).startsWith("jar=") || words.get(0).startsWith("java="))) {
+      List<String> args = new ArrayList<>();
+      while (!words.isEmpty() && words.get(0).matches("(jar|java|arg)=.*")) {
         String w = words.remove(0);
         if (w.startsWith("jar=")) {
           jar = w.substring(4);
-        } else {
+        } else if (w.startsWith("java=")) {
           java = w.substring(5);
+        } else {
+          args.add(w.substring(4));
         }
       }
-      return new Spec(name, base, jar, java, List.copyOf(words));
+      return new Spec(name, base, jar, java, List.copyOf(words), List.copyOf(args));
     }
   }
 
@@ -115,6 +123,7 @@ final class Contenders {
         if (s.base().equals("static-server")) {
           cmd.addAll(List.of("--root", site.toString()));
         }
+        cmd.addAll(s.args());
       }
       default -> {
         cmd.addAll(List.of("-cp", s.jar() != null ? s.jar() : sources.classpath(), mainClass(s.base()), p));

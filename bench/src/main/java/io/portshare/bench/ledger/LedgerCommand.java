@@ -47,7 +47,7 @@ public final class LedgerCommand implements Callable<Integer> {
   List<String> rows;
 
   @Option(names = "--variant",
-      description = "an extra row LABEL=BASE [jar=PATH] [java=PATH|N] [JVM flags], e.g. 'rpc-server-parallel=rpc-server "
+      description = "an extra row LABEL=BASE [jar=PATH] [java=PATH|N] [arg=SERVICE-ARG...] [JVM flags], e.g. 'rpc-server-parallel=rpc-server "
           + "-XX:+UseParallelGC' or 'rpc-server-25=rpc-server java=25' (the installed JDK of release 25), for an A/B "
           + "in the same run (repeatable)")
   List<String> variants = new ArrayList<>();
@@ -229,7 +229,7 @@ public final class LedgerCommand implements Callable<Integer> {
       if (!Contenders.RPC.contains(n) && !Contenders.HTTP.contains(n)) {
         throw new IllegalArgumentException("invalid value for --rows: " + n + "; expected some of " + allRows());
       }
-      out.add(new Contenders.Spec(n, n, null, null, List.of()));
+      out.add(new Contenders.Spec(n, n));
     }
     for (String v : variants) {
       Contenders.Spec s = Contenders.Spec.variant(v);

@@ -100,9 +100,9 @@ class LedgerCommandTest {
   @Test
   void aVariantNamesItsBaseJarAndFlags() {
     Contenders.Spec s = Contenders.Spec.variant("rpc-server-b=rpc-server jar=other.jar java=/opt/jdk/bin/java "
-        + "-XX:+UseParallelGC -Dx=1");
+        + "arg=--idle-timeout=0 -XX:+UseParallelGC -Dx=1");
     assertThat(s).isEqualTo(new Contenders.Spec("rpc-server-b", "rpc-server", "other.jar", "/opt/jdk/bin/java",
-        List.of("-XX:+UseParallelGC", "-Dx=1")));
+        List.of("-XX:+UseParallelGC", "-Dx=1"), List.of("--idle-timeout=0")));
     assertThat(s.kind()).isEqualTo(Contender.Kind.RPC);
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> Contenders.Spec.variant("x=nginx"))
         .hasMessageContaining("BASE is a JVM row");

@@ -176,10 +176,10 @@ public final class LedgerCommand implements Callable<Integer> {
         + " idle connections held open, per connection");
     for (Contenders.Spec s : specs) {
       if (s.jvm()) {
-        // As a reader would type it: the JVM by name, the scratch site as SITE.
+        // As a reader would type it: the JVM by name, the scratch site as SITE, paths from the checkout.
         meta.put("row " + s.name(), String.join(" ", starter.command(s, port)).replace(java, "java")
             .replace(Contenders.java(s, java), s.java() == null ? "java" : "java(" + s.java() + ")")
-            .replace(site.toString(), "SITE"));
+            .replace(site.toString(), "SITE").replace(Path.of("").toAbsolutePath() + "/", ""));
       }
     }
     List<Table> tables = new ArrayList<>();

@@ -26,7 +26,7 @@ class MaxConnectionAgeTest {
   }
 
   @Test
-  void anIdleConnectionClosesAtItsAgeWithinTheJitter() throws Exception {
+  void anIdleConnectionClosesAtItsAgeNotBeforeTheJitter() throws Exception {
     start("--max-connection-age", "400ms");
     // The server counts the age from its accept, which can come before the client's connect() has
     // returned and its streams are set up: on a busy machine, a clock started after the constructor
@@ -37,9 +37,11 @@ class MaxConnectionAgeTest {
       assertThat(c.readFrame()).isEqualTo(RpcWire.payload(64, 1));
       assertThat(c.closedByPeer()).isTrue();
       long ms = (System.nanoTime() - t0) / 1_000_000;
-      // 400 ms -10% at the earliest; the drain's quiet tick and a busy machine add a little.
-      assertThat(ms).isBetween(360L, 2000L);
+      // 400 ms -10% at the earliest, which a busy machine can only make later; how much later is no
+      // promise (the drain's quiet tick, the loop's turns), so only a hang fails: closedByPeer's wait.
+      assertThat(ms).isGreaterThanOrEqualTo(360L);
     }
+    // The age closed it, through the drain, and nothing else did.
     assertThat(drainClosed()).isEqualTo(1.0);
   }
 

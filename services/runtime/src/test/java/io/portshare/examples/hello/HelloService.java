@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The smallest service: answers every HTTP request with a greeting. It is the worked example of
- * docs/extending.md; {@code ?delay=MS} holds the answer back, which the drain test uses.
+ * docs/extending.md; {@code ?delay=MS} holds the answer back, which the launcher test uses.
  */
 public final class HelloService implements ServiceDescriptor {
 

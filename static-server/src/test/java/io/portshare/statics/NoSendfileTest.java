@@ -7,6 +7,11 @@ import io.portshare.kit.HttpWire;
 import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.RandomAccessFile;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,6 +60,31 @@ class NoSendfileTest {
 
   @Test
   void everyOpenedFileIsClosedAgain() throws Exception {
+    // The copying path reads the file as it sends it: 16 MiB, more than the socket buffers hold
+    // (4 MiB at most, by Linux's tcp_wmem), so after the client has read 1 MiB of the answer the file
+    // must still be open; once the answer is read, closed. A file read whole before the answer goes
+    // out (into memory, or from --memory-max's cache) is closed by then.
+    Path huge = tmp.resolve("root/huge.bin");
+    try (RandomAccessFile f = new RandomAccessFile(huge.toFile(), "rw")) {
+      f.setLength(16L << 20);
+    }
+    try (Socket slow = new Socket()) {
+      slow.setReceiveBufferSize(16 << 10);
+      slow.setSoTimeout(60_000);
+      slow.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+      slow.getOutputStream().write("GET /huge.bin HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      InputStream in = slow.getInputStream();
+      assertThat(in.readNBytes(1 << 20)).hasSize(1 << 20);
+      assertThat(openOnto(huge)).as("descriptors onto the file while its answer is being sent").isEqualTo(1);
+      long read = 1 << 20;
+      byte[] buf = new byte[1 << 16];
+      for (int n; read < 16L << 20 && (n = in.read(buf)) > 0; ) {
+        read += n;
+      }
+      assertThat(read).as("bytes of the answer read, head and body").isGreaterThan(16L << 20);
+      await().atMost(Duration.ofSeconds(60)).until(() -> openOnto(huge) == 0);
+    }
+
     HttpWire.get(port, "/big.bin");
     await().atMost(Duration.ofSeconds(30)).until(() -> openOnto(bigFile) == 0);
     for (int i = 0; i < 200; i++) {

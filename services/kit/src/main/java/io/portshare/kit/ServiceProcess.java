@@ -221,13 +221,46 @@ public final class ServiceProcess implements AutoCloseable {
     }
   }
 
-  /** Heap in use right after a full GC (jcmd GC.run, then the service's own JVM meter). */
+  /**
+   * Heap in use right after a full GC: jcmd GC.run, then jcmd GC.heap_info, whose figure nothing but
+   * the two commands allocates into. (The service's own heap meter, read over HTTP, counted the
+   * young objects its scrape had just made: hundreds of KiB that moved from one reading to the next.)
+   */
   public long heapAfterGc() throws IOException, InterruptedException {
+    jcmd("GC.run");
+    return heapUsed(jcmd("GC.heap_info"));
+  }
+
+  /** The heap's "used" of GC.heap_info: every generation's line before Metaspace's, summed (G1 has one). */
+  static long heapUsed(String heapInfo) {
+    long kib = 0;
+    boolean found = false;
+    for (String line : heapInfo.split("\n")) {
+      if (line.strip().startsWith("Metaspace")) {
+        break;
+      }
+      Matcher m = HEAP_LINE.matcher(line);
+      if (m.find()) {
+        kib += Long.parseLong(m.group(1));
+        found = true;
+      }
+    }
+    if (!found) {
+      throw new IllegalStateException("no heap figure in jcmd GC.heap_info's output:\n" + heapInfo);
+    }
+    return kib << 10;
+  }
+
+  private static final Pattern HEAP_LINE = Pattern.compile(" total \\d+K, used (\\d+)K");
+
+  private String jcmd(String command) throws IOException, InterruptedException {
     Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-        Long.toString(pid()), "GC.run").redirectErrorStream(true).start();
-    jcmd.getInputStream().readAllBytes();
-    jcmd.waitFor(60, TimeUnit.SECONDS);
-    return (long) admin().metrics().sum("jvm_memory_used_bytes", "area", "heap");
+        Long.toString(pid()), command).redirectErrorStream(true).start();
+    String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!jcmd.waitFor(60, TimeUnit.SECONDS) || jcmd.exitValue() != 0) {
+      throw new IOException("jcmd " + pid() + " " + command + " failed: " + out);
+    }
+    return out;
   }
 
   public String output() {

@@ -8,7 +8,7 @@ import io.netty.channel.ServerChannelRecvByteBufAllocator;
  * that wait, up to {@link #MAX} (64), as a C epoll server accepts until EAGAIN.
  *
  * <p>Netty 4.2 gives an epoll listener one accept(2) per turn ({@code ServerChannelRecvByteBufAllocator}
- * allows one message per read; NIO's listener already takes the whole queue, io_uring submits its
+ * allows one message per read; NIO's listener takes 16 a turn, io_uring submits its
  * accepts its own way, and {@code AcceptsPerTurnTest} pins all of that down). Where the loop that accepts also serves the connections
  * ({@code --accept-on-event-loop}, the default with a socket per instance), each further accept
  * waits for a whole turn over every connection that has data. Cold, those turns are slow: on a

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.portshare.examples.hello.HelloService;
+import io.portshare.kit.Ci;
 import io.portshare.kit.PrometheusText;
 import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
+import io.vertx.core.transport.Transport;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
@@ -29,8 +31,14 @@ class ConnectionCountTest {
   @ParameterizedTest(name = "--mode {0} --accept-on-event-loop={1}")
   @CsvSource({"reuseport, true", "reuseport, false", "shared, true", "pinned, true"})
   void openAndAcceptedFollowTheClientsSockets(String mode, boolean acceptOnEventLoop) throws Exception {
+    if (mode.equals("pinned")) {
+      Ci.require(Transport.EPOLL.available() && CpuAffinity.load().allowedCpus().length >= 2,
+          "pinned needs epoll and 2 CPUs");
+    }
     runtime = runtimes.start(new HelloService(), "--port", "0", "--admin-port", "0", "--instances", "2",
         "--mode", mode, "--accept-on-event-loop=" + acceptOnEventLoop);
+    // The mode asked for is the mode that runs: a pinned run that fell back to reuseport is not one.
+    assertThat(runtime.mode().label()).isEqualTo(mode);
     List<Socket> clients = new ArrayList<>();
     try {
       for (int i = 0; i < 6; i++) {

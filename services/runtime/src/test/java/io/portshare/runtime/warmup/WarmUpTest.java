@@ -11,6 +11,7 @@ import io.portshare.runtime.ServiceRuntime;
 import io.portshare.runtime.ServiceVerticle;
 import io.portshare.runtime.config.Option;
 import io.portshare.runtime.config.Settings;
+import io.portshare.runtime.net.CpuAffinity;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.transport.Transport;
 import java.io.IOException;
@@ -40,11 +41,13 @@ class WarmUpTest {
   @ValueSource(strings = {"reuseport", "shared", "pinned"})
   void warmsEveryInstanceAndCountsItApart(String mode) throws Exception {
     if (mode.equals("pinned")) {
-      Ci.require(Transport.EPOLL.available() && Runtime.getRuntime().availableProcessors() >= 2,
+      Ci.require(Transport.EPOLL.available() && CpuAffinity.load().allowedCpus().length >= 2,
           "pinned needs epoll and 2 CPUs");
     }
     // Short enough to end at the bound on a busy machine: what matters is where the traffic went.
     ServiceRuntime runtime = start(mode, "2s");
+    // The mode asked for is the mode that runs: a pinned run that fell back to reuseport is not one.
+    assertThat(runtime.mode().label()).isEqualTo(mode);
     PrometheusText metrics = PrometheusText.parse(runtime.registry().scrape());
 
     double warmUp0 = metrics.value("portshare_warmup_connections_total", "loop", "0").orElseThrow();

@@ -7,6 +7,7 @@
 #                   rolling,sigterm-rpc,sigterm-static,slowloris,rpc-stalls,handover,handover-activate]
 #                  [--port-base 59000]
 #                  [--short-connections N] [--concurrent N] [--processes N] [--rounds N] [--netns auto|off]
+#                  [--report NAME]
 #
 # Ports: scenario k uses PORT_BASE+20k .. +19 (default base 59000; 0 picks free blocks below 32768,
 # out of the way of other programs' ephemeral client ports, which may hold a port of 59000+). Load goes to
@@ -17,16 +18,50 @@
 # the sockets, --processes x --rounds of them and at least --short-connections transactions) and
 # handover-activate (the same, the supervisor started by systemd-socket-activate) run in a namespace
 # with tcp_migrate_req=0 and must lose nothing. The namespaces are deleted afterwards.
+# --report NAME also writes the run to bench/report/soak/NAME.txt: the command, commit, CPUs and load
+# at start and end, the scenarios' lines and the exit status (the raw file a figure in docs quotes).
 # Environment: JAVA (default: java on PATH), BUILD=0 to never build the jars.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 case "${1:-}" in
-  -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 java="${JAVA:-java}"
 . "$root/deploy/lib.sh"
 portshare_need_jars rpc-server static-server services/system-tests
 # Each held connection is a descriptor: take the whole hard limit (the JVM does too, -XX:+MaxFDLimit).
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-exec "$java" -Xmx512m -jar "$(portshare_jar services/system-tests)" --root "$root" "$@"
+report=""
+args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --report) [ $# -ge 2 ] || { echo "soak: --report needs a NAME" >&2; exit 2; }; report="$2"; shift 2 ;;
+    --report=*) report="${1#--report=}"; shift ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+soak=("$java" -Xmx512m -jar "$(portshare_jar services/system-tests)" --root "$root" "${args[@]}")
+if [ -z "$report" ]; then
+  exec "${soak[@]}"
+fi
+case "$report" in
+  */*|.*|"") echo "soak: --report takes a plain NAME (written to bench/report/soak/NAME.txt), not '$report'" >&2; exit 2 ;;
+esac
+out="$root/bench/report/soak/$report.txt"
+mkdir -p "$(dirname "$out")"
+commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+git -C "$root" diff --quiet HEAD 2>/dev/null || commit="$commit, with local changes"
+{
+  echo "# command: deploy/soak.sh ${args[*]}"
+  echo "# commit $commit; $(nproc) CPUs; $(id -u | sed 's/^0$/as root/;s/^[1-9][0-9]*$/not as root/'); load at start and at end below, then the scenarios' lines and the exit status"
+  uptime
+  date -u
+} > "$out"
+set +e
+"${soak[@]}" 2>&1 | tee -a "$out"
+status=${PIPESTATUS[0]}
+set -e
+{ echo "exit $status"; uptime; date -u; } >> "$out"
+echo "soak: written to bench/report/soak/$report.txt" >&2
+exit "$status"

@@ -57,6 +57,11 @@ final class HttpOracle {
   private static final Map<String, Long> SIZES = Map.of("/hello.txt", 12L, "/sub/", 11L, "/big.bin", 200_000L,
       "http://x/hello.txt", 12L, "/hello.txt?x=1&y=%ff", 12L, "/./hello.txt", 12L, "/hello.txt/", 12L);
 
+  /** Whether the oracle knows what this target names (a mutated one may name a file it does not list). */
+  static boolean knows(String target) {
+    return TARGETS.containsKey(target) || target.startsWith("/aaa") && target.chars().allMatch(c -> c == '/' || c == 'a');
+  }
+
   /** The status the request deserves. */
   static int status(HttpRequests.Request req) {
     // 1. The request line, read first: too long, then malformed. It is split as RFC 9112 section 3

@@ -53,6 +53,39 @@ final class HttpRequests {
   private static final String[] BODIES = {"", "hello", "5\r\nhello\r\n0\r\n\r\n", "zz\r\nhello\r\n0\r\n\r\n",
       "ffffffffffffffff\r\nx\r\n", "5;ext=1\r\nhello\r\n0\r\nTrailer: x\r\n\r\n", "0\r\n\r\n", "3\r\nab"};
 
+  /**
+   * The first request of {@code bytes} (mutated ones included) in the parts the oracle reads, when
+   * its head stays inside what the generator writes and the oracle models: visible ASCII, spaces and
+   * tabs; every line ended by CRLF, the head by an empty line; a request line of a token method and a
+   * target the oracle knows, each followed by one space. Else null, and only the weaker checks apply.
+   */
+  static Request parse(byte[] bytes) {
+    String text = new String(bytes, StandardCharsets.ISO_8859_1);
+    int end = text.indexOf("\r\n\r\n");
+    if (end < 0) {
+      return null;
+    }
+    String head = text.substring(0, end + 2);
+    for (int i = 0; i < head.length(); i++) {
+      char ch = head.charAt(i);
+      boolean lineEnd = ch == '\r' && i + 1 < head.length() && head.charAt(i + 1) == '\n'
+          || ch == '\n' && i > 0 && head.charAt(i - 1) == '\r';
+      if (!lineEnd && ch != '\t' && (ch < 0x20 || ch > 0x7e)) {
+        return null;
+      }
+    }
+    String[] lines = head.split("\r\n", -1);
+    String[] parts = lines[0].split(" ", 3);
+    if (parts.length != 3 || !parts[0].matches("[!#$%&'*+\\-.^_`|~0-9A-Za-z]+") || !HttpOracle.knows(parts[1])) {
+      return null;
+    }
+    List<String> headerLines = new ArrayList<>();
+    for (int i = 1; i < lines.length - 1; i++) {
+      headerLines.add(lines[i] + "\r\n");
+    }
+    return new Request(parts[0], parts[1], parts[2], headerLines, "");
+  }
+
   static Case generate(Random r) {
     if (r.nextInt(10) == 0) {
       String req = "GET /hello.txt HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";

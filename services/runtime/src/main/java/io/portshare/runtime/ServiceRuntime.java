@@ -91,11 +91,18 @@ public final class ServiceRuntime {
   /** The exchange the warm-up drives, or null when there is none (--warmup 0, or the service has none). */
   private WarmUpExchange warmUpExchange;
   private StartTimes startTimes;
-  private ServiceRuntime(ServiceDescriptor descriptor, Settings settings, InheritedSockets inherited) {
+  /** A stop asked for while starting: the start skips what is left (deploys, warm-up) and the caller stops it. */
+  private final StopRequest stopRequest;
+  /** How far the start got: "starting", "warming up" or "ready". */
+  private volatile String phase = "starting";
+
+  private ServiceRuntime(ServiceDescriptor descriptor, Settings settings, InheritedSockets inherited,
+      StopRequest stopRequest) {
     this.descriptor = descriptor;
     this.settings = settings;
     this.common = RuntimeSettings.of(settings);
     this.inherited = inherited;
+    this.stopRequest = stopRequest;
   }
 
   /**
@@ -126,7 +133,18 @@ public final class ServiceRuntime {
    * until it listens and is ready.
    */
   public static ServiceRuntime start(ServiceDescriptor descriptor, Settings settings, InheritedSockets inherited) {
-    ServiceRuntime rt = new ServiceRuntime(descriptor, settings, inherited);
+    return start(descriptor, settings, inherited, new StopRequest());
+  }
+
+  /**
+   * As {@link #start(ServiceDescriptor, Settings, InheritedSockets)}, but a stop asked for meanwhile
+   * cuts the start short: asked before the service listens, it deploys nothing; asked during the
+   * warm-up, the warm-up ends at once. Either way the runtime returned is not ready, and
+   * {@link #stop} then drains only what it accepted (nothing, if it never listened).
+   */
+  public static ServiceRuntime start(ServiceDescriptor descriptor, Settings settings, InheritedSockets inherited,
+      StopRequest stopRequest) {
+    ServiceRuntime rt = new ServiceRuntime(descriptor, settings, inherited, stopRequest);
     try {
       rt.startAll();
     } catch (StartException | UsageException e) {
@@ -199,6 +217,9 @@ public final class ServiceRuntime {
           + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", null);
     }
     connections = new Connections(registry, descriptor.name(), instances, warmUpExchange != null);
+    if (stopRequest.requested()) {
+      return;
+    }
     acceptErrors = new AcceptErrorHandler(descriptor.name(), connections::open);
     port = inherited.isEmpty() ? common.port() : inherited.port();
     if (mode == ScalingMode.SHARED) {
@@ -241,9 +262,17 @@ public final class ServiceRuntime {
       }
     }
     long listeningMillis = StartTimes.sinceJvmStart();
+    if (stopRequest.requested()) {
+      return;
+    }
+    phase = "warming up";
     WarmUp.Result warmed = warmUpExchange == null ? null : warmUp(warmUpLimit);
+    if (stopRequest.requested()) {
+      return;
+    }
     startTimes = new StartTimes(listeningMillis, StartTimes.sinceJvmStart(), warmed);
     startTimes.register(registry, descriptor.name());
+    phase = "ready";
     admin.ready(true);
   }
 
@@ -262,7 +291,7 @@ public final class ServiceRuntime {
     }
     WarmUp.Result r;
     try {
-      r = new WarmUp(warmUpExchange, SocketAddress.inetSocketAddress(port, target), limit)
+      r = new WarmUp(warmUpExchange, SocketAddress.inetSocketAddress(port, target), limit, stopRequest)
           .run(vertxes, mode == ScalingMode.SHARED ? instances : 1,
               () -> instancesNow.stream().mapToLong(ServiceContext::warmUpConnections).min().orElse(0));
     } catch (InterruptedException e) {
@@ -397,6 +426,10 @@ public final class ServiceRuntime {
       stopped = true;
     }
     admin.ready(false);
+    if (!phase.equals("ready")) {
+      LOG.info("stopped while {}: {}", phase, listeners.isEmpty() ? "nothing was listening, nothing to drain"
+          : "draining what it accepted meanwhile");
+    }
     LOG.info("draining: {} connections open, timeout {} ms", connections.open(), drainTimeout.toMillis());
     // Before any server's own shutdown, and with empty accept queues: see Listeners. Connections
     // already accepted are served meanwhile; they are told to finish once the listeners are closed.
@@ -481,7 +514,20 @@ public final class ServiceRuntime {
     return instances;
   }
 
-  /** When the service listened and when it became ready, and what its warm-up did. */
+  /**
+   * True once the start ran to its end (warmed up, admin ready); false when a stop asked for while
+   * starting cut it short.
+   */
+  public boolean ready() {
+    return phase.equals("ready");
+  }
+
+  /** How far the start got: "starting", "warming up" or "ready". */
+  String phase() {
+    return phase;
+  }
+
+  /** When the service listened and when it became ready, and what its warm-up did (null unless ready). */
   public StartTimes startTimes() {
     return startTimes;
   }

@@ -12,7 +12,10 @@ import java.net.ConnectException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,11 +24,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code deploy/run-processes.sh rpc-server 2}: two JVMs serve one port on sockets the supervisor
  * holds; one killed with SIGKILL is restarted on its socket while nothing new is refused; SIGHUP
- * replaces both without a failed transaction; SIGTERM drains both, exit 0, and nothing is left on the port.
+ * replaces both without a failed transaction; SIGTERM drains both, exit 0, and nothing is left on the
+ * port, whatever phase of a SIGHUP round it comes in.
  */
 class RunProcessesTest {
 
@@ -42,6 +48,11 @@ class RunProcessesTest {
     final Process script;
 
     Supervised() throws IOException, InterruptedException {
+      this(Map.of());
+    }
+
+    /** With {@code env} added to the supervisor's environment, which its children inherit. */
+    Supervised(Map<String, String> env) throws IOException, InterruptedException {
       port = freePort();
       admin = freePortPair();
       // SIGHUP at its default whatever runs the tests (nohup would leave it ignored across exec).
@@ -51,6 +62,7 @@ class RunProcessesTest {
       pb.environment().put("PORTSHARE_PORT", Integer.toString(port));
       pb.environment().put("PORTSHARE_ADMIN_PORT", Integer.toString(admin));
       pb.environment().put("SERVICE_JAR", Jars.of("rpc-server").toString());
+      pb.environment().putAll(env);
       script = pb.start();
       Thread reader = new Thread(() -> {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(script.getInputStream(), StandardCharsets.UTF_8))) {
@@ -69,6 +81,24 @@ class RunProcessesTest {
     Supervised awaitReady() {
       await().atMost(Duration.ofSeconds(120)).until(() -> ready(admin) && ready(admin + 1));
       return this;
+    }
+
+    /** Waits for the first line from {@code from} on that matches, and returns its index. */
+    int awaitLine(int from, Pattern pattern, Duration timeout) {
+      int[] found = {-1};
+      await().atMost(timeout).until(() -> {
+        for (int i = from; i < log.size(); i++) {
+          if (pattern.matcher(log.get(i)).find()) {
+            found[0] = i;
+            return true;
+          }
+        }
+        if (!script.isAlive()) {
+          throw new AssertionError("the supervisor exited before " + pattern + "; log:\n" + String.join("\n", log));
+        }
+        return false;
+      });
+      return found[0];
     }
 
     void signal(String name) throws IOException, InterruptedException {
@@ -209,6 +239,115 @@ class RunProcessesTest {
         client.runs.set(false);
       }
     }
+  }
+
+  /** The phases of a SIGHUP round for slot 0, each named by the line that shows it has begun. */
+  enum Phase {
+    /** The replacement's JVM is booting: it has not asked for its socket yet. */
+    STARTING("rpc #0 started \\(pid (\\d+)"),
+    /** The replacement listens on the slot's socket and drives its warm-up. */
+    WARMING_UP("\\[rpc#0\\] .*warm-up: "),
+    /** The replacement serves; the one it replaced drains, held open by a connection in mid-frame. */
+    OLD_DRAINING("rpc #0: pid \\d+ serves the socket; pid (\\d+) drains");
+
+    final Pattern begun;
+
+    Phase(String begun) {
+      this.begun = Pattern.compile(begun);
+    }
+  }
+
+  /**
+   * SIGTERM at one phase of a SIGHUP round: the replacement still starting or warming up stops
+   * without a drain (exit 0), the serving processes drain, the supervisor exits 0. A one-shot client
+   * runs through the round and the stop until the supervisor lets go of its sockets, and connections
+   * held in mid-frame on both slots through all of it are answered once they send the rest.
+   */
+  @ParameterizedTest
+  @EnumSource(Phase.class)
+  void sigtermAtAnyPhaseOfAReplacementStopsEveryProcessCleanly(Phase phase) throws Exception {
+    // A short warm-up leaves the warming phase long enough to hit by its log line; no idle timeout
+    // cuts the held connections while a replacement boots on a busy machine.
+    try (Supervised run = new Supervised(Map.of("PORTSHARE_WARMUP", "4s", "PORTSHARE_IDLE_TIMEOUT", "0",
+        "PORTSHARE_DRAIN_TIMEOUT", "30s"))
+        .awaitReady()) {
+      List<String> log = run.log;
+      List<RpcWire> held = holdOnBothSlots(run);
+      OneShotClient client = new OneShotClient(run.port);
+      try {
+        client.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> client.ok.get() > 0);
+
+        int hup = log.size();
+        run.signal("HUP");
+        int begun = run.awaitLine(hup, phase.begun, Duration.ofSeconds(240));
+        run.signal("TERM");
+
+        int stopping = run.awaitLine(begun, Pattern.compile("supervisor: stopping \\d+ children: "), Duration.ofSeconds(60));
+        String line = log.get(begun);
+        switch (phase) {
+          case STARTING:
+            Matcher started = phase.begun.matcher(line);
+            assertThat(started.find()).isTrue();
+            assertThat(log.get(stopping)).contains("#0 pid " + started.group(1) + " starting (no sockets yet)");
+            break;
+          case WARMING_UP:
+            run.awaitLine(begun, Pattern.compile("\\[rpc#0\\] .*stopped while warming up"), Duration.ofSeconds(60));
+            break;
+          default:
+            Matcher drains = phase.begun.matcher(line);
+            assertThat(drains.find()).isTrue();
+            assertThat(log.get(stopping)).contains("#0 pid " + drains.group(1) + " draining");
+        }
+        // The serving processes are about to drain, each the last to hold its socket: the client
+        // stops here, since a connection made as the socket closes would be reset, as with any
+        // listener's close (see the runtime's Listeners).
+        run.awaitLine(stopping, Pattern.compile("supervisor: listening sockets left to the children"),
+            Duration.ofSeconds(120));
+        client.finish();
+        for (int i = 0; i < held.size(); i++) {
+          held.get(i).write(HELD_REST);
+          assertThat(held.get(i).readFrame()).as("held connection %d's answer", i).isEqualTo(HELD_PAYLOAD);
+        }
+
+        assertThat(run.script.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(run.script.exitValue()).as("supervisor's exit code; log:\n%s", String.join("\n", log)).isZero();
+        assertThat(log.subList(stopping, log.size())).filteredOn(l -> l.contains(") exited with code "))
+            .hasSize(3).allMatch(l -> l.endsWith("exited with code 0"));
+        assertThat(log).noneMatch(l -> l.contains(" died with code "));
+        assertThat(listeners(run.port)).as("listeners left on the port").isZero();
+        assertThat(client.refused.get()).as("connections refused").isZero();
+        assertThat(client.otherErrors).as("errors among %d transactions", client.ok.get()).isEmpty();
+      } finally {
+        client.runs.set(false);
+        held.forEach(RpcWire::close);
+      }
+    }
+  }
+
+  private static final byte[] HELD_PAYLOAD = "held through the stop".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] HELD_REST = Arrays.copyOfRange(RpcWire.frame(HELD_PAYLOAD), 8, 4 + HELD_PAYLOAD.length);
+
+  /**
+   * Connections that have sent half a frame, at least one on each process (the kernel's hash picks
+   * the socket): a drain waits for the rest of a frame, so each keeps its process draining until
+   * the test sends it.
+   */
+  private static List<RpcWire> holdOnBothSlots(Supervised run) throws IOException {
+    byte[] half = Arrays.copyOfRange(RpcWire.frame(HELD_PAYLOAD), 0, 8);
+    List<RpcWire> held = new ArrayList<>();
+    for (int i = 0; i < 64 && (openOn(run.admin) == 0 || openOn(run.admin + 1) == 0); i++) {
+      RpcWire wire = new RpcWire(run.port);
+      wire.write(half);
+      held.add(wire);
+    }
+    assertThat(openOn(run.admin)).as("held connections on process #0").isPositive();
+    assertThat(openOn(run.admin + 1)).as("held connections on process #1").isPositive();
+    return held;
+  }
+
+  private static double openOn(int adminPort) throws IOException {
+    return new AdminPort(adminPort).metrics().sum("portshare_connections_open");
   }
 
   /** Transactions answered within 500 ms among {@code attempts} new connections. */

@@ -2,6 +2,7 @@ package io.portshare.runtime.launch;
 
 import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.StopRequest;
 import io.portshare.runtime.Version;
 import io.portshare.runtime.config.Option;
 import io.portshare.runtime.config.RuntimeSettings;
@@ -22,8 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.jar.Manifest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,43 +91,42 @@ public final class Launcher {
       return Supervisor.run(Launcher.class.getName(), descriptor, settings, args, env, out);
     }
     long t0 = System.nanoTime();
+    // From here on a stop is clean whenever it comes, before the sockets, while starting or warming up
+    // (a supervisor hands the sockets only to a child that asks, so one stopped during its own
+    // reload has its handler by then), or while serving. Once: Ctrl-C reaches a supervisor's
+    // children too, and a second signal must not cut the drain short.
+    StopRequest stop = new StopRequest();
+    Signals.on("TERM", stop::request);
+    Signals.on("INT", stop::request);
     InheritedSockets inherited = inheritedSockets(env);
     if (inherited.fromSupervisor()) {
       // A closed terminal hangs up the supervisor's whole process group; only the supervisor acts on it.
       Signals.on("HUP", () -> log.info("SIGHUP ignored: the supervisor replaces its children"));
-    }
-    ServiceRuntime runtime = ServiceRuntime.start(descriptor, settings, inherited);
-    long readyMs = (System.nanoTime() - t0) / 1_000_000;
-    log.info("portshare {} {} ready in {} ms: mode={} transport={} instances={} port={} admin-port={}; {}",
-        descriptor.name(), Version.get(), readyMs, runtime.mode().label(), runtime.transport(),
-        runtime.instances(), runtime.port(), runtime.adminPort(), runtime.startTimes().describe());
-
-    Duration drain = common.drainTimeout();
-    CountDownLatch stopped = new CountDownLatch(1);
-    AtomicBoolean stopping = new AtomicBoolean();
-    Runnable stop = () -> {
-      // Once: a second signal (Ctrl-C reaches a supervisor's children too) must not cut the drain short.
-      if (!stopping.compareAndSet(false, true)) {
-        return;
-      }
-      log.info("stop requested: draining for up to {} ms", drain.toMillis());
-      runtime.stop(drain);
-      log.info("stopped");
-      stopped.countDown();
-    };
-    Signals.on("TERM", () -> new Thread(stop, "portshare-stop").start());
-    Signals.on("INT", () -> new Thread(stop, "portshare-stop").start());
-    if (inherited.fromSupervisor()) {
       // A supervisor that is gone (even by SIGKILL) leaves no child behind serving on its own.
       ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> {
         log.warn("the supervisor (pid {}) is gone; draining", p.pid());
-        new Thread(stop, "portshare-stop").start();
+        stop.request();
       }));
     }
-    if (inherited.fromSupervisor()) {
-      Handover.reportReady(inherited.supervisor());
+    if (stop.requested()) {
+      log.info("stop requested before the start: nothing to stop");
+      return 0;
     }
-    stopped.await();
+    ServiceRuntime runtime = ServiceRuntime.start(descriptor, settings, inherited, stop);
+    if (runtime.ready()) {
+      long readyMs = (System.nanoTime() - t0) / 1_000_000;
+      log.info("portshare {} {} ready in {} ms: mode={} transport={} instances={} port={} admin-port={}; {}",
+          descriptor.name(), Version.get(), readyMs, runtime.mode().label(), runtime.transport(),
+          runtime.instances(), runtime.port(), runtime.adminPort(), runtime.startTimes().describe());
+      if (inherited.fromSupervisor()) {
+        Handover.reportReady(inherited.supervisor());
+      }
+    }
+    stop.await();
+    Duration drain = common.drainTimeout();
+    log.info("stop requested: draining for up to {} ms", drain.toMillis());
+    runtime.stop(drain);
+    log.info("stopped");
     return 0;
   }
 

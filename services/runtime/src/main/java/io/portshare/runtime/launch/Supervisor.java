@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +45,11 @@ import org.slf4j.LoggerFactory;
  *       one accepted waits for the new child instead of being reset.
  *   <li>SIGHUP replaces every child, one at a time: the new one serves the same socket and reports
  *       ready, then the old one drains (it stops accepting, finishes its connections, exits).
- *   <li>SIGTERM or SIGINT drains every child and exits 0 when all exited 0.
+ *   <li>SIGTERM or SIGINT drains every child and exits 0 when all exited 0, whenever it comes: a
+ *       replacement still starting or warming up stops first, without a drain it does not need,
+ *       while the child it was to replace still serves; then the supervisor lets go of its
+ *       sockets and the serving children drain, each closing its socket once its accept queue
+ *       is empty, so what queued there is answered rather than reset.
  * </ul>
  *
  * <p>Started with systemd socket activation ({@code LISTEN_FDS}) it serves those sockets instead of
@@ -181,7 +187,11 @@ final class Supervisor {
 
   private List<Integer> socketsOf(long pid) {
     Child c = byPid.get(pid);
-    return c == null ? null : slotSockets.get(c.slot);
+    if (c == null) {
+      return null;
+    }
+    c.handedOver();
+    return slotSockets.get(c.slot);
   }
 
   private void handle(Event e, Path handover) {
@@ -207,7 +217,9 @@ final class Supervisor {
         rollPending = true;
         break;
       default:
-        stopAll();
+        if (exitCode < 0) {
+          stopAll();
+        }
     }
   }
 
@@ -245,14 +257,14 @@ final class Supervisor {
       long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
       while (!fresh.ready && fresh.process.isAlive() && exitCode < 0 && System.nanoTime() < deadline) {
         Event e = events.poll(100, TimeUnit.MILLISECONDS);
-        if (e != null && !(e.kind() == Kind.EXITED && e.child() == fresh)) {
+        if (e != null && e.kind() == Kind.EXITED && e.child() == fresh) {
+          byPid.remove(fresh.pid());
+        } else if (e != null) {
           handleDuringRoll(e, handover);
         }
       }
       if (exitCode >= 0) {
-        fresh.retiring = true;
-        fresh.process.destroy();
-        awaitExit(fresh);
+        // Stopped meanwhile: stopAll stopped the replacement with the rest.
         return;
       }
       if (!fresh.ready) {
@@ -266,12 +278,29 @@ final class Supervisor {
       slots[slot] = fresh;
       if (old != null) {
         old.retiring = true;
-        old.process.destroy();
+        old.terminate();
         LOG.info("{} #{}: pid {} serves the socket; pid {} drains", descriptor.name(), slot, fresh.pid(), old.pid());
-        awaitExit(old);
+        awaitDrain(old, handover);
       }
     }
-    LOG.info("supervisor: every child replaced");
+    if (exitCode < 0) {
+      LOG.info("supervisor: every child replaced");
+    }
+  }
+
+  /** Waits for a replaced child to drain, handling what comes meanwhile (a SIGTERM stops everything at once). */
+  private void awaitDrain(Child old, Path handover) throws InterruptedException {
+    long deadline = System.nanoTime() + drain.toNanos() + TimeUnit.SECONDS.toNanos(30);
+    while (old.process.isAlive() && exitCode < 0) {
+      if (System.nanoTime() > deadline) {
+        awaitExit(old);
+        return;
+      }
+      Event e = events.poll(100, TimeUnit.MILLISECONDS);
+      if (e != null) {
+        handleDuringRoll(e, handover);
+      }
+    }
   }
 
   private void handleDuringRoll(Event e, Path handover) {
@@ -292,28 +321,73 @@ final class Supervisor {
     }
   }
 
+  /**
+   * Stops every child, in the order that loses nothing: replacements still starting or warming up
+   * first, while the child each was to replace still serves its socket; then, once every child left
+   * has its sockets, the supervisor closes its own, and the rest drain. Each of those is then the
+   * last to hold its socket and closes it once its accept queue is empty.
+   */
   private void stopAll() {
-    LOG.info("supervisor: stopping: draining {} children", byPid.size());
     List<Child> all = new ArrayList<>(byPid.values());
-    all.forEach(c -> {
-      c.retiring = true;
-      c.process.destroy();
-    });
+    all.sort(Comparator.comparingInt((Child c) -> c.slot).thenComparingLong(Child::pid));
+    LOG.info("supervisor: stopping {} children: {}", all.size(),
+        all.stream().map(c -> "#" + c.slot + " pid " + c.pid() + " " + c.state()).collect(Collectors.joining(", ")));
+    List<Child> replacements = all.stream().filter(this::isReplacement).collect(Collectors.toList());
+    List<Child> rest = new ArrayList<>(all);
+    rest.removeAll(replacements);
     boolean clean = true;
-    for (Child c : all) {
-      try {
-        awaitExit(c);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+    try {
+      replacements.forEach(Child::stop);
+      clean = awaitAll(replacements);
+      if (!ownSockets.isEmpty()) {
+        // A child not yet started has not taken its socket yet: it must, before the supervisor lets go.
+        awaitHandedOver(rest);
+        ownSockets.forEach(RawListeners::close);
+        ownSockets.clear();
+        LOG.info("supervisor: listening sockets left to the children, which close them as they drain");
       }
-      int code = c.process.exitValue();
-      if (code != 0) {
-        LOG.warn("{} #{} (pid {}) exited with code {}", descriptor.name(), c.slot, c.pid(), code);
-        clean = false;
-      }
+      rest.forEach(Child::stop);
+      clean &= awaitAll(rest);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      clean = false;
     }
     LOG.info("supervisor: all stopped");
     exitCode = clean ? 0 : 1;
+  }
+
+  /** A child started to replace the one serving its slot, and not ready yet. */
+  private boolean isReplacement(Child c) {
+    Child serving = slots[c.slot];
+    return !c.ready && !c.retiring && serving != null && serving != c && serving.ready && serving.process.isAlive();
+  }
+
+  /** Waits for each to exit (killing one that overstays its drain); true when all exited 0. */
+  private boolean awaitAll(List<Child> children) throws InterruptedException {
+    boolean clean = true;
+    for (Child c : children) {
+      awaitExit(c);
+      int code = c.process.exitValue();
+      LOG.info("{} #{} (pid {}) exited with code {}", descriptor.name(), c.slot, c.pid(), code);
+      clean &= code == 0;
+    }
+    return clean;
+  }
+
+  /** Waits until each live child has taken its sockets; one that does not in time is killed. */
+  private void awaitHandedOver(List<Child> children) throws InterruptedException {
+    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+    for (Child c : children) {
+      while (!c.isHandedOver() && c.process.isAlive()) {
+        if (System.nanoTime() > deadline) {
+          LOG.warn("{} #{} (pid {}) did not ask for its sockets; killing it", descriptor.name(), c.slot, c.pid());
+          c.process.destroyForcibly();
+          c.process.waitFor();
+          break;
+        }
+        c.process.waitFor(50, TimeUnit.MILLISECONDS);
+      }
+    }
   }
 
   private Child start(int slot, Path handover) {
@@ -372,10 +446,55 @@ final class Supervisor {
     final long startedAt = System.nanoTime();
     volatile boolean ready;
     volatile boolean retiring;
+    /** It asked for its sockets: its stop handler is set, a SIGTERM stops it cleanly. */
+    private boolean handedOver;
+    /** A stop asked for before it had its handler, sent once it asks for its sockets. */
+    private boolean stopPending;
 
     Child(int slot, Process process) {
       this.slot = slot;
       this.process = process;
+    }
+
+    synchronized void handedOver() {
+      handedOver = true;
+      if (stopPending) {
+        sigterm();
+      }
+    }
+
+    synchronized boolean isHandedOver() {
+      return handedOver;
+    }
+
+    /**
+     * SIGTERM, now or, for a child whose JVM has not yet set its handler (it has not asked for its
+     * sockets), as soon as it asks: the JVM's own handling before that would exit 143 unclean.
+     */
+    synchronized void terminate() {
+      if (handedOver) {
+        sigterm();
+      } else {
+        stopPending = true;
+      }
+    }
+
+    /** Through its handle: Process.destroy() would also close the pipe its drain logs to. */
+    private void sigterm() {
+      process.toHandle().destroy();
+    }
+
+    /** Stops it, unless it was stopped already (a replaced one draining). */
+    void stop() {
+      if (!retiring) {
+        retiring = true;
+        terminate();
+      }
+    }
+
+    synchronized String state() {
+      return retiring ? "draining" : ready ? "serving" : handedOver ? "starting or warming up"
+          : "starting (no sockets yet)";
     }
 
     long pid() {

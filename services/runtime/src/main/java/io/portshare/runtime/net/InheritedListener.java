@@ -27,11 +27,11 @@ final class InheritedListener {
   private InheritedListener() {}
 
   /**
-   * The channel serves a duplicate of {@code fd}: whatever Vert.x closes, the inherited descriptor
-   * itself stays open as long as this process lives, as its holder expects.
+   * The channel takes {@code fd} over: closing it leaves this process without the socket, while its
+   * holder (systemd, the supervisor) keeps its own descriptor of it for a successor.
    */
   static ServerChannel open(int fd) {
-    EpollServerSocketChannel channel = new EpollServerSocketChannel(LinuxLibC.load().dup(fd));
+    EpollServerSocketChannel channel = new EpollServerSocketChannel(fd);
     channel.attr(INHERITED).set(Boolean.TRUE);
     return channel;
   }

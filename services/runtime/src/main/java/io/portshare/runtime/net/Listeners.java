@@ -40,9 +40,12 @@ import org.slf4j.LoggerFactory;
  * rather than on the event loops (loading JNA cold is slow, and the loop accepts meanwhile);
  * where it cannot be read (NIO transport, not Linux) the listener closes at once.
  *
- * <p>An inherited listening socket ({@link InheritedListener}) is not closed at all: its holder
- * keeps it for a successor that shares its accept queue, so the drain only stops accepting on it
- * (takes it off the event loop). What waits in its queue is the successor's, and nothing is reset.
+ * <p>An inherited listening socket ({@link InheritedListener}) is drained the same way, then taken
+ * off its event loop before this process closes its descriptor (another process holds the same
+ * socket, and epoll would otherwise keep watching it). Its holder (systemd, the supervisor) keeps
+ * the socket itself open for a successor, which finds what queued meanwhile; when the holder has
+ * let go of it (the supervisor's own stop), this process is the last to hold it, and waiting for
+ * its queue to empty is what keeps the connections queued there from being reset.
  */
 public final class Listeners {
 
@@ -60,6 +63,11 @@ public final class Listeners {
   /** Called for each listening socket as it is created; closed ones leave by themselves. */
   void add(Channel listener) {
     group.add(listener);
+  }
+
+  /** True while no listening socket was ever added, or all have left. */
+  public boolean isEmpty() {
+    return group.isEmpty();
   }
 
   /** The descriptors of this service's open native (epoll, io_uring) listeners on {@code port}; none under NIO. */
@@ -85,10 +93,6 @@ public final class Listeners {
     boolean canRead = canReadQueues();
     List<ChannelFuture> closed = new ArrayList<>();
     for (Channel listener : group) {
-      if (InheritedListener.is(listener)) {
-        closed.add(listener.deregister());
-        continue;
-      }
       closed.add(listener.closeFuture());
       listener.eventLoop().execute(() -> closeWhenQueueEmpty(listener, canRead, deadline));
     }
@@ -111,7 +115,11 @@ public final class Listeners {
     if (waiting > 0) {
       LOG.warn("closing a listening socket with {} connections still waiting to be accepted", waiting);
     }
-    listener.close();
+    if (InheritedListener.is(listener)) {
+      listener.deregister().addListener(f -> listener.close());
+    } else {
+      listener.close();
+    }
   }
 
   /** Loads libc, which reads the accept queues; false where it cannot be loaded. */

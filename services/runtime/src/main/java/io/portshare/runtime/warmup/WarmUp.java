@@ -1,5 +1,6 @@
 package io.portshare.runtime.warmup;
 
+import io.portshare.runtime.StopRequest;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetClient;
@@ -50,12 +51,16 @@ public final class WarmUp {
   /** A service that fails this many exchanges, more than it answers, does not speak the exchange. */
   private static final long GIVE_UP_FAILURES = 200;
 
-  /** What a warm-up did. {@code ended}: "settled", "bound" (the --warmup limit) or "failing". */
+  /**
+   * What a warm-up did. {@code ended}: "settled", "bound" (the --warmup limit), "failing", or
+   * "stopped" (a stop was asked for).
+   */
   public record Result(Duration took, long answered, long failed, long minPerInstance, String ended) {}
 
   private final WarmUpExchange exchange;
   private final SocketAddress target;
   private final Duration limit;
+  private final StopRequest stopRequest;
   private final LongAdder answered = new LongAdder();
   private final LongAdder failed = new LongAdder();
   private final AtomicInteger running = new AtomicInteger();
@@ -63,10 +68,11 @@ public final class WarmUp {
   private final List<NetClient> clients = new ArrayList<>();
   private volatile boolean stopping;
 
-  public WarmUp(WarmUpExchange exchange, SocketAddress target, Duration limit) {
+  public WarmUp(WarmUpExchange exchange, SocketAddress target, Duration limit, StopRequest stopRequest) {
     this.exchange = exchange;
     this.target = target;
     this.limit = limit;
+    this.stopRequest = stopRequest;
   }
 
   /**
@@ -77,6 +83,7 @@ public final class WarmUp {
   public Result run(List<Vertx> vertxes, int loopsEach, LongSupplier leastPerInstance) throws InterruptedException {
     long start = System.nanoTime();
     long deadline = start + limit.toNanos();
+    LOG.info("warm-up: the service's own exchange over new connections, for up to {} ms", limit.toMillis());
     for (Vertx vertx : vertxes) {
       NetClient client = vertx.createNetClient(new NetClientOptions()
           .setConnectTimeout(2000)
@@ -93,7 +100,10 @@ public final class WarmUp {
     long before = 0;
     String ended;
     while (true) {
-      Thread.sleep(TICK_MILLIS);
+      if (stopRequest.await(TICK_MILLIS)) {
+        ended = "stopped";
+        break;
+      }
       long total = answered.sum();
       rates.addLast((total - before) * 1000.0 / TICK_MILLIS);
       before = total;

@@ -109,6 +109,12 @@ class LauncherProcessTest {
     try (ServiceProcess p = ServiceProcess.launch(Map.of(), "--service", "hello", "--port", "0", "--admin-port", "0",
         "--instances", "2", "--drain-timeout", "10s")) {
       p.awaitReady(START);
+      // One answered request first: the client is set up and its connection has spoken, so the
+      // delayed request below is in flight on it when the drain comes (a connection that has not
+      // spoken yet is closed at once by the drain, and a cold client can take longer than the wait).
+      URI plain = URI.create("http://127.0.0.1:" + p.port() + "/");
+      assertThat(http.send(HttpRequest.newBuilder(plain).build(), HttpResponse.BodyHandlers.ofString()).statusCode())
+          .isEqualTo(200);
       CompletableFuture<HttpResponse<String>> inFlight = http.sendAsync(
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p.port() + "/?delay=2000"))
               .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());

@@ -25,14 +25,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The runtime on listening sockets it is given (systemd's LISTEN_FDS, a supervisor's hand-over):
- * it binds none of its own, serves each, and a drain stops accepting without closing them, so a
- * successor answers what queued meanwhile.
+ * it binds none of its own, serves each, and a drain closes its own descriptors of them while their
+ * holder keeps them listening, so a successor answers what queued meanwhile.
  */
 class InheritedSocketsTest {
 
@@ -63,7 +64,10 @@ class InheritedSocketsTest {
     List<String> all = new ArrayList<>(List.of(flags));
     all.add("--warmup=0");
     Settings settings = Settings.resolve(ServiceRuntime.options(new HelloService()), all, Map.of());
-    return runtimes.start(new HelloService(), settings, InheritedSockets.of(List.copyOf(fds), "test", null));
+    // Each its own descriptors of the sockets, as a process is handed them: it closes them as it drains.
+    LinuxLibC libc = LinuxLibC.load();
+    List<Integer> handed = fds.stream().map(libc::dup).collect(Collectors.toList());
+    return runtimes.start(new HelloService(), settings, InheritedSockets.of(handed, "test", null));
   }
 
   @Test

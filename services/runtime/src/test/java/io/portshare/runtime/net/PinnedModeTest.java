@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -91,7 +92,9 @@ class PinnedModeTest {
       }
       Settings settings = Settings.resolve(ServiceRuntime.options(new CpuProbeService()), List.of("--port", "0",
           "--admin-port", "0", "--instances", "2", "--mode", "pinned", "--warmup=0"), Map.of());
-      runtime = runtimes.start(new CpuProbeService(), settings, InheritedSockets.of(fds, "test", null));
+      // Its own descriptors of the sockets, as a process is handed them: it closes them as it drains.
+      List<Integer> handed = fds.stream().map(LinuxLibC.load()::dup).collect(Collectors.toList());
+      runtime = runtimes.start(new CpuProbeService(), settings, InheritedSockets.of(handed, "test", null));
       assertThat(runtime.mode()).isEqualTo(ScalingMode.PINNED);
       String processCpus = CpuProbeService.cpusAllowedList("/proc/self/status");
       for (int k = 0; k < 2; k++) {

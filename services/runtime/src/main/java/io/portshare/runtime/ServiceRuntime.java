@@ -20,6 +20,7 @@ import io.portshare.runtime.net.AcceptErrorHandler;
 import io.portshare.runtime.net.Connections;
 import io.portshare.runtime.net.FileLimit;
 import io.portshare.runtime.net.InheritedSockets;
+import io.portshare.runtime.net.ListenOverflows;
 import io.portshare.runtime.net.Listeners;
 import io.portshare.runtime.net.PinnedMode;
 import io.portshare.runtime.net.RuntimeTransport;
@@ -95,6 +96,8 @@ public final class ServiceRuntime {
   private final StopRequest stopRequest;
   /** How far the start got: "starting", "warming up" or "ready". */
   private volatile String phase = "starting";
+  /** When the drain began (System.nanoTime), 0 before. */
+  private volatile long drainStartedNanos;
 
   private ServiceRuntime(ServiceDescriptor descriptor, Settings settings, InheritedSockets inherited,
       StopRequest stopRequest) {
@@ -202,7 +205,13 @@ public final class ServiceRuntime {
     new FileDescriptorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     registerInfo();
+    ListenOverflows.register(registry);
     beats = new EventLoopBeats(common.livenessTimeout());
+    Gauge.builder("portshare.event.loops.stuck", beats, b -> b.stale().size())
+        .description("Service event loops that have not run for --liveness-timeout (what /health/live fails on)")
+        .tag("service", descriptor.name())
+        .register(registry);
+    registerDrainMeters();
     // A supervisor's replacement child starts while the one it replaces still drains on the same
     // admin port: both hold it for that while (SO_REUSEPORT), as they share the service port.
     admin = new AdminServer(adminVertx, registry, common.host(), common.adminPort(), inherited.fromSupervisor(),
@@ -364,6 +373,23 @@ public final class ServiceRuntime {
     }, new DeploymentOptions().setInstances(count));
   }
 
+  /**
+   * How long the drain has run (0 before it starts) and its bound: a drain near its bound with
+   * connections still open is one about to cut them. Read while the process drains, since its admin
+   * port answers until the end.
+   */
+  private void registerDrainMeters() {
+    Gauge.builder("portshare.drain.seconds", this,
+            rt -> rt.drainStartedNanos == 0 ? 0 : (System.nanoTime() - rt.drainStartedNanos) / 1e9)
+        .description("How long the drain has run; 0 while not draining")
+        .tag("service", descriptor.name())
+        .register(registry);
+    Gauge.builder("portshare.drain.timeout.seconds", () -> common.drainTimeout().toMillis() / 1000.0)
+        .description("--drain-timeout: the longest a drain waits for connections to finish")
+        .tag("service", descriptor.name())
+        .register(registry);
+  }
+
   private void registerInfo() {
     Gauge.builder("portshare.info", () -> 1)
         .description("What runs: service, version, scaling mode, transport, instances")
@@ -425,6 +451,7 @@ public final class ServiceRuntime {
       }
       stopped = true;
     }
+    drainStartedNanos = System.nanoTime();
     admin.ready(false);
     if (!phase.equals("ready")) {
       LOG.info("stopped while {}: {}", phase, listeners.isEmpty() ? "nothing was listening, nothing to drain"
@@ -520,6 +547,11 @@ public final class ServiceRuntime {
    */
   public boolean ready() {
     return phase.equals("ready");
+  }
+
+  /** Service event loops that have not run for --liveness-timeout: what /health/live fails on. */
+  int eventLoopsStuck() {
+    return beats.stale().size();
   }
 
   /** How far the start got: "starting", "warming up" or "ready". */

@@ -36,7 +36,7 @@ public final class EventLoopBeats {
   }
 
   /** The loops that have not beaten within the limit, with how long ago they last did; empty when all run. */
-  List<String> stale() {
+  public List<String> stale() {
     long now = System.nanoTime();
     List<String> out = new ArrayList<>();
     for (Beat b : beats) {

@@ -550,7 +550,7 @@ public final class ServiceRuntime {
   }
 
   /** Service event loops that have not run for --liveness-timeout: what /health/live fails on. */
-  int eventLoopsStuck() {
+  public int eventLoopsStuck() {
     return beats.stale().size();
   }
 

@@ -10,6 +10,7 @@ import io.portshare.runtime.config.Settings;
 import io.portshare.runtime.config.UsageException;
 import io.portshare.runtime.net.FileLimit;
 import io.portshare.runtime.net.InheritedSockets;
+import io.portshare.runtime.net.SystemdNotify;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -23,6 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.Manifest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,6 +100,7 @@ public final class Launcher {
     // reload has its handler by then), or while serving. Once: Ctrl-C reaches a supervisor's
     // children too, and a second signal must not cut the drain short.
     StopRequest stop = new StopRequest();
+    SystemdNotify systemd = SystemdNotify.fromEnvironment(env, ProcessHandle.current().pid());
     Signals.on("TERM", stop::request);
     Signals.on("INT", stop::request);
     InheritedSockets inherited = inheritedSockets(env);
@@ -121,13 +126,37 @@ public final class Launcher {
       if (inherited.fromSupervisor()) {
         Handover.reportReady(inherited.supervisor());
       }
+      systemd.ready("serving on port " + runtime.port() + ", admin port " + runtime.adminPort());
+      feedWatchdog(systemd, runtime);
     }
     stop.await();
     Duration drain = common.drainTimeout();
+    systemd.stopping("draining for up to " + drain.toMillis() + " ms");
     log.info("stop requested: draining for up to {} ms", drain.toMillis());
     runtime.stop(drain);
     log.info("stopped");
     return 0;
+  }
+
+  /**
+   * WATCHDOG=1 to systemd (WatchdogSec=) while no service event loop is stuck, from a thread of its
+   * own: a stuck loop stops the notifications, and systemd restarts the process.
+   */
+  private static void feedWatchdog(SystemdNotify systemd, ServiceRuntime runtime) {
+    Duration every = systemd.watchdogInterval();
+    if (every.isZero()) {
+      return;
+    }
+    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "portshare-watchdog");
+      t.setDaemon(true);
+      return t;
+    });
+    timer.scheduleAtFixedRate(() -> {
+      if (runtime.eventLoopsStuck() == 0) {
+        systemd.watchdog();
+      }
+    }, 0, every.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /**

@@ -9,6 +9,7 @@ import io.portshare.runtime.config.UsageException;
 import io.portshare.runtime.net.InheritedSockets;
 import io.portshare.runtime.net.Listeners;
 import io.portshare.runtime.net.RawListeners;
+import io.portshare.runtime.net.SystemdNotify;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -20,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -90,6 +92,8 @@ final class Supervisor {
   private int port;
   private boolean rollPending;
   private int exitCode = -1;
+  private final SystemdNotify systemd;
+  private boolean toldReady;
 
   private Supervisor(String mainClass, ServiceDescriptor descriptor, Settings settings, List<String> args,
       Map<String, String> env, PrintStream out) {
@@ -106,6 +110,7 @@ final class Supervisor {
     this.slots = new Child[count];
     this.restarts = new int[count];
     this.drain = settings.getDuration(RuntimeSettings.DRAIN_TIMEOUT);
+    this.systemd = SystemdNotify.fromEnvironment(env, ProcessHandle.current().pid());
   }
 
   /** Runs until SIGTERM or SIGINT; returns the exit code. */
@@ -123,6 +128,11 @@ final class Supervisor {
         pid -> events.add(new Event(Kind.READY, null, pid, -1)))) {
       for (int i = 0; i < count; i++) {
         slots[i] = start(i, handover.path());
+      }
+      Duration every = systemd.watchdogInterval();
+      if (!every.isZero()) {
+        // The supervisor's own loop has no event loop to watch; each child has its liveness probe.
+        timer.scheduleAtFixedRate(systemd::watchdog, 0, every.toMillis(), TimeUnit.MILLISECONDS);
       }
       while (exitCode < 0) {
         handle(events.take(), handover.path());
@@ -201,6 +211,10 @@ final class Supervisor {
         if (c != null && !c.ready) {
           c.ready = true;
           LOG.info("{} #{} (pid {}) ready", descriptor.name(), c.slot, c.pid());
+          if (!toldReady && Arrays.stream(slots).allMatch(s -> s != null && s.ready)) {
+            toldReady = true;
+            systemd.ready(count + " children serving port " + port);
+          }
         }
         break;
       }
@@ -328,6 +342,7 @@ final class Supervisor {
    * last to hold its socket and closes it once its accept queue is empty.
    */
   private void stopAll() {
+    systemd.stopping("stopping " + byPid.size() + " children");
     List<Child> all = new ArrayList<>(byPid.values());
     all.sort(Comparator.comparingInt((Child c) -> c.slot).thenComparingLong(Child::pid));
     LOG.info("supervisor: stopping {} children: {}", all.size(),
@@ -401,7 +416,9 @@ final class Supervisor {
     cmd.addAll(List.of("--supervise", "0", "--instances", "1", "--mode", "reuseport", "--port",
         Integer.toString(port), "--admin-port", Integer.toString(admin == 0 ? 0 : admin + slot)));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    pb.environment().keySet().removeIf(k -> k.startsWith("LISTEN_"));
+    // The sockets, and systemd's notifications, are the supervisor's, not its children's.
+    pb.environment().keySet().removeIf(k -> k.startsWith("LISTEN_") || k.equals("NOTIFY_SOCKET")
+        || k.startsWith("WATCHDOG_"));
     pb.environment().put(Handover.ENV, handover.toString());
     Child c;
     synchronized (byPid) {

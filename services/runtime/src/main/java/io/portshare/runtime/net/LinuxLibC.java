@@ -8,8 +8,8 @@ import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
 
 /**
- * The few glibc calls the pinned mode, the drain and inherited sockets make, through JNA. None of
- * them is on a hot path: they run once per thread or per listener at start, or while a listener closes. JNA rather than the JDK's foreign function API because
+ * The few glibc calls the pinned mode, the drain, inherited sockets and systemd's notifications
+ * make, through JNA. None of them is on a hot path: they run once per thread or per listener at start, or while a listener closes. JNA rather than the JDK's foreign function API because
  * the runtime targets Java 17, where that API is still incubating.
  */
 interface LinuxLibC extends Library {
@@ -22,9 +22,13 @@ interface LinuxLibC extends Library {
   int SO_DOMAIN = 39;
   /** asm-generic value, which x86-64 and aarch64 use (other architectures number it differently). */
   int SO_ATTACH_REUSEPORT_CBPF = 51;
+  int AF_UNIX = 1;
   int AF_INET = 2;
   int AF_INET6 = 10;
   int SOCK_STREAM = 1;
+  int SOCK_DGRAM = 2;
+  /** asm-generic value, which x86-64 and aarch64 use. */
+  int SOCK_CLOEXEC = 0x80000;
   int F_SETFD = 2;
   int F_GETFL = 3;
   int F_SETFL = 4;
@@ -53,6 +57,8 @@ interface LinuxLibC extends Library {
   int dup(int fd) throws LastErrorException;
 
   int getsockname(int fd, Pointer addr, Pointer addrlen) throws LastErrorException;
+
+  int sendto(int fd, byte[] buf, NativeLong len, int flags, Pointer addr, int addrlen) throws LastErrorException;
 
   /** Only the commands that take an int (or nothing): F_GETFL, F_SETFL, F_SETFD. */
   int fcntl(int fd, int cmd, int arg) throws LastErrorException;

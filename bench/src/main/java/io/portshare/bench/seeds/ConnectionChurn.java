@@ -33,6 +33,7 @@ final class ConnectionChurn {
 
   static final List<Metric> METRICS = List.of(
       new Metric("requestsPerSecond", "requests/s", 1),
+      new Metric("cut", "runs stopped at the time limit", 0),
       new Metric("errors", "errors", 0),
       new Metric("replies", "replies", 0),
       new Metric("serverCpuUsPerRequest", "server CPU µs/request", 1),
@@ -115,11 +116,12 @@ final class ConnectionChurn {
   private Round measure(Peer p) throws IOException, InterruptedException {
     SeedPlan plan = lab.plan;
     CpuTime before = p.cpu();
-    Httperf.Run run = new Httperf(plan.httperf()).run(List.of(lab.address()), p.port(), "/" + PATH, load());
+    Httperf.Run run = new Httperf(plan.httperf(), plan.httperfLimit()).run(List.of(lab.address()), p.port(), "/" + PATH, load());
     CpuTime server = p.cpu().minus(before);
     Map<String, Double> v = new LinkedHashMap<>();
     v.put("requestsPerSecond", run.requestRate());
     v.put("errors", (double) run.errors());
+    v.put("cut", run.cut() ? 1.0 : 0.0);
     v.put("replies", (double) run.replies());
     long replies = run.replies();
     if (replies > 0) {

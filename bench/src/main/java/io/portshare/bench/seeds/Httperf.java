@@ -3,8 +3,10 @@ package io.portshare.bench.seeds;
 import io.portshare.bench.cpu.CpuTime;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -37,8 +39,11 @@ final class Httperf {
     }
   }
 
-  /** Several processes run together: their results, their CPU together and the wall time of the whole. */
-  record Run(List<Result> results, CpuTime clientCpu, double wallSeconds) {
+  /**
+   * Several processes run together: their results, their CPU together, the wall time of the whole, and
+   * whether they were stopped at the time limit (their counts then cover the time they ran).
+   */
+  record Run(List<Result> results, CpuTime clientCpu, double wallSeconds, boolean cut) {
 
     /** The processes' request rates added up: they ran side by side. */
     double requestRate() {
@@ -59,9 +64,16 @@ final class Httperf {
   }
 
   private final String binary;
+  private final Duration limit;
 
-  Httperf(String binary) {
+  /**
+   * {@code limit}: how long a run may take; httperf's sessions and connections are counts, and a
+   * server that answers slowly would stretch the run without end. At the limit each httperf gets
+   * SIGINT, on which it prints its report of what it did so far.
+   */
+  Httperf(String binary, Duration limit) {
     this.binary = binary;
+    this.limit = limit;
   }
 
   /** {@code load}: the flags after server, port and URI, e.g. {@code --wsess=5000,1,1 --max-conn=4}. */
@@ -84,6 +96,14 @@ final class Httperf {
         commands.add(cmd);
         running.add(new ProcessBuilder(cmd).redirectErrorStream(true).start());
       }
+      long deadline = start + limit.toNanos();
+      boolean cut = false;
+      for (Process p : running) {
+        if (!p.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+          cut = true;
+          interrupt(p);
+        }
+      }
       List<String> outputs = new ArrayList<>();
       for (Process p : running) {
         outputs.add(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
@@ -91,15 +111,23 @@ final class Httperf {
       List<Result> results = new ArrayList<>();
       for (int i = 0; i < running.size(); i++) {
         int code = running.get(i).waitFor();
-        if (code != 0) {
+        if (code != 0 && !cut) {
           throw new IOException(String.join(" ", commands.get(i)) + " exited with " + code + ": " + outputs.get(i).strip());
         }
         results.add(Result.parse(outputs.get(i)));
       }
       double wall = (System.nanoTime() - start) / 1e9;
-      return new Run(results, CpuTime.ofReapedChildren().minus(before), wall);
+      return new Run(results, CpuTime.ofReapedChildren().minus(before), wall, cut);
     } finally {
       running.forEach(Process::destroy);
+    }
+  }
+
+  /** SIGINT: httperf stops and prints its report (SIGTERM would end it silently). */
+  private static void interrupt(Process p) throws IOException, InterruptedException {
+    new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor(5, TimeUnit.SECONDS);
+    if (!p.waitFor(10, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
     }
   }
 }

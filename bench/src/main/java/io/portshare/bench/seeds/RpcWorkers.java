@@ -9,6 +9,7 @@ import io.portshare.bench.results.Row;
 import io.portshare.bench.results.Table;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -34,9 +35,17 @@ final class RpcWorkers {
     SeedPlan plan = lab.plan;
     int port = lab.port(plan.rpcWorkers().stream().mapToInt(Integer::intValue).max().orElse(1));
     List<RpcMatrix.RowPlan> plans = new ArrayList<>();
+    List<String> order = new ArrayList<>();
+    Map<String, String> skipped = new LinkedHashMap<>();
     for (int w : plan.rpcWorkers()) {
       for (String mode : plan.rpcModes()) {
-        plans.add(row(mode, w, port));
+        String label = mode + " x" + w;
+        order.add(label);
+        if (mode.equals("pinned") && w > lab.cpus) {
+          skipped.put(label, "not run: pinned gives each event loop a CPU of its own, and there are " + lab.cpus);
+        } else {
+          plans.add(row(mode, w, port));
+        }
       }
     }
     LoadEngine engine = LoadEngine.named("auto", plan.cLoad(), false);
@@ -48,9 +57,13 @@ final class RpcWorkers {
         0, lab.cpus, Duration.ofSeconds(5));
     Table t = new RpcMatrix(base, Column.SEED, plan.rpcRounds(), plan.logDir(), lab.log, Progress.none(),
         serverWarmup(), engine).run(plans);
+    Map<String, Row> measured = new LinkedHashMap<>();
+    t.rows().forEach(r -> measured.put(r.label(), r));
     List<Row> rows = new ArrayList<>();
-    for (Row r : t.rows()) {
-      rows.add(new Row(label(r.label(), lab.cpus), r.cells(), r.note()));
+    for (String label : order) {
+      Row r = measured.get(label);
+      rows.add(r != null ? new Row(label(label, lab.cpus), r.cells(), r.note())
+          : new Row(label(label, lab.cpus), List.of(), skipped.get(label)));
     }
     return new Table("003", "Seed 003 on this machine: RPC echo, 10^4 transactions/s, workers "
         + plan.rpcWorkers() + " on " + lab.cpus + " CPUs", t.metrics(), t.columns(), rows, t.ratio());

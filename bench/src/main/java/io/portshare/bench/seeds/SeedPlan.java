@@ -16,7 +16,7 @@ public record SeedPlan(
     // 000
     int connections, int wrkProcesses, List<String> sizes, Duration closeDuration, int closeRounds,
     // 001
-    int httperfs, int sessions, int sessionRounds,
+    int httperfs, int sessions, int sessionRounds, Duration httperfLimit,
     // 002
     int files, int fileKib, Duration transferDuration, int transferRounds,
     // 003

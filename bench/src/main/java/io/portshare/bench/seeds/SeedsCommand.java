@@ -79,6 +79,11 @@ public final class SeedsCommand implements Callable<Integer> {
   @Option(names = "--httperf-rounds", description = "001 and 004: rounds (default: 2; --published: 4)")
   Integer httperfRounds;
 
+  @Option(names = "--httperf-limit", defaultValue = "90s",
+      description = "001 and 004: most time an httperf run may take; at the limit it stops and reports what it did "
+          + "(default: ${DEFAULT-VALUE})")
+  Duration httperfLimit;
+
   @Option(names = "--files", defaultValue = "60", description = "002: files (default: ${DEFAULT-VALUE})")
   int files;
 
@@ -115,7 +120,7 @@ public final class SeedsCommand implements Callable<Integer> {
   @Option(names = "--workers", description = "000, 001, 004: static-server workers and nginx workers (default: CPUs)")
   Integer workers;
 
-  @Option(names = "--server-warmup", defaultValue = "8s",
+  @Option(names = "--server-warmup", defaultValue = "15s",
       description = "unmeasured wrk load on each static-server after it starts, over its files (default: ${DEFAULT-VALUE})")
   Duration serverWarmup;
 
@@ -306,7 +311,7 @@ public final class SeedsCommand implements Callable<Integer> {
     }
     String java = ProcessHandle.current().info().command().orElse("java");
     return new SeedPlan(chosen, connections, wrkProcesses, sizes, closeDuration, rounds,
-        parallel, sessions, httperfRuns,
+        parallel, sessions, httperfRuns, httperfLimit,
         files, fileKib, transfer, rounds,
         rpcWorkers, modes, rpcDuration, rpcWarmup, rpcConnections, rounds,
         numConns, rate, httperfRuns,

@@ -33,6 +33,7 @@ final class SessionLoad {
 
   static final List<Metric> METRICS = List.of(
       new Metric("requestsPerSecond", "requests/s (httperf request rates added)", 1),
+      new Metric("cut", "runs stopped at the time limit", 0),
       new Metric("errors", "httperf errors", 0),
       new Metric("serverCpuUsPerRequest", "server CPU µs/request", 1),
       new Metric("clientCpuUsPerRequest", "httperf CPU µs/request", 1));
@@ -99,11 +100,12 @@ final class SessionLoad {
   private Round measure(Peer p) throws IOException, InterruptedException {
     SeedPlan plan = lab.plan;
     CpuTime before = p.cpu();
-    Httperf.Run run = new Httperf(plan.httperf()).run(lab.addresses(plan.httperfs()), p.port(), "/" + PATH, load());
+    Httperf.Run run = new Httperf(plan.httperf(), plan.httperfLimit()).run(lab.addresses(plan.httperfs()), p.port(), "/" + PATH, load());
     CpuTime server = p.cpu().minus(before);
     Map<String, Double> v = new LinkedHashMap<>();
     v.put("requestsPerSecond", run.requestRate());
     v.put("errors", (double) run.errors());
+    v.put("cut", run.cut() ? 1.0 : 0.0);
     long replies = run.replies();
     if (replies > 0) {
       v.put("serverCpuUsPerRequest", server.seconds() * 1e6 / replies);

@@ -41,6 +41,22 @@ class EffectsTest {
   }
 
   @Test
+  void noErrorsCountsOnlyWhereRequestsWereAnswered() {
+    Table none = close(0, 0);
+    assertThat(Effects.closeErrors(none, 30000).shown()).isNull();
+    assertThat(Effects.closeErrors(close(5000, 0), 30000).shown()).isTrue();
+    assertThat(Effects.closeErrors(close(5000, 3), 30000).shown()).isFalse();
+  }
+
+  private static Table close(double rate, long errors) {
+    List<Cell> cells = new ArrayList<>();
+    for (String c : CloseStorm.COLUMNS) {
+      cells.add(new Cell(c, List.of(new Round(Map.of("requestsPerSecond", rate), errors, false))));
+    }
+    return new Table("000", "t", CloseStorm.METRICS, CloseStorm.COLUMNS, List.of(new Row("1KB", cells)), null);
+  }
+
+  @Test
   void rowsWithMoreWorkersThanCpusSaySo() {
     assertThat(RpcWorkers.label("pinned x4", 2)).isEqualTo("pinned x4 (oversubscribed)");
     assertThat(RpcWorkers.label("pinned x2", 2)).isEqualTo("pinned x2");

@@ -13,7 +13,8 @@ import java.util.List;
  * Several wrk processes at once, as seed 000's two client machines of 15,000 connections each: one
  * process per URL (each towards its own 127.0.0.x, so that each has a whole ephemeral port range),
  * one thread each, the connections split evenly. A process holds its connections as descriptors,
- * and a process may hold only so many (here 20,000): more processes hold more.
+ * and a process may hold only so many (here 20,000); and one destination gives {@code connect()} about
+ * half the ephemeral port range (it picks ports of one parity first): more processes hold more.
  */
 final class WrkFleet {
 
@@ -60,7 +61,10 @@ final class WrkFleet {
     try {
       for (int i = 0; i < n; i++) {
         int c = connections / n + (i < connections % n ? 1 : 0);
-        List<String> cmd = new Wrk(binary, 1, Math.max(1, c)).command(urls.get(i), close, duration);
+        // Every response counts in the latency, however late (see Wrk.command): at 30,000 connections
+        // on 2 CPUs responses take seconds, and wrk's default 2 s would drop the slowest from the figures.
+        List<String> cmd = new Wrk(binary, 1, Math.max(1, c))
+            .command(urls.get(i), close, duration, duration.plusSeconds(30));
         commands.add(cmd);
         running.add(new ProcessBuilder(cmd).redirectErrorStream(true).start());
       }

@@ -27,6 +27,18 @@ public final class Wrk {
     this.connections = connections;
   }
 
+  /**
+   * The command line of one run whose {@code --timeout} is {@code timeout}. wrk's timeout is the top of its
+   * latency histogram: a response later than it is counted as a "timeout" and left out of the latency
+   * figures, though it arrived. A run that must count every response in its latency sets it above the
+   * run's length.
+   */
+  public List<String> command(String url, boolean close, Duration duration, Duration timeout) {
+    List<String> cmd = command(url, close, duration);
+    cmd.addAll(cmd.size() - 1, List.of("--timeout", Math.max(1, timeout.toSeconds()) + "s"));
+    return cmd;
+  }
+
   public int threads() {
     return threads;
   }

@@ -26,6 +26,9 @@ class WrkTest {
         .containsExactly("wrk", "-t2", "-c64", "-d3s", "--latency", "http://127.0.0.5:1/1k.bin");
     assertThat(wrk.command("http://127.0.0.5:1/1k.bin", true, Duration.ofMillis(200)))
         .containsExactly("wrk", "-t2", "-c64", "-d1s", "--latency", "-H", "Connection: close", "http://127.0.0.5:1/1k.bin");
+    assertThat(wrk.command("http://127.0.0.5:1/1k.bin", true, Duration.ofSeconds(10), Duration.ofSeconds(40)))
+        .containsExactly("wrk", "-t2", "-c64", "-d10s", "--latency", "-H", "Connection: close", "--timeout", "40s",
+            "http://127.0.0.5:1/1k.bin");
   }
 
   /** A real wrk against a real HTTP server in this JVM: its report is read (its CPU: CpuTimeTest). */

@@ -50,9 +50,14 @@ public final class LoadOptions {
   }
 
   public static String[] hostPort(String target) {
+    return hostPort("--target", target);
+  }
+
+  /** {@code HOST:PORT} given to {@code option}, split; a bad one is refused naming the option. */
+  public static String[] hostPort(String option, String target) {
     int colon = target.lastIndexOf(':');
     if (colon <= 0 || colon == target.length() - 1) {
-      throw new IllegalArgumentException("invalid value for --target: \"" + target + "\"; expected HOST:PORT");
+      throw new IllegalArgumentException("invalid value for " + option + ": \"" + target + "\"; expected HOST:PORT");
     }
     String port = target.substring(colon + 1);
     try {
@@ -61,7 +66,7 @@ public final class LoadOptions {
         throw new NumberFormatException();
       }
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("invalid value for --target: \"" + target + "\"; port must be 1..65535");
+      throw new IllegalArgumentException("invalid value for " + option + ": \"" + target + "\"; port must be 1..65535");
     }
     return new String[] {target.substring(0, colon), port};
   }

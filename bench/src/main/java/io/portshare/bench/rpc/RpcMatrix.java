@@ -27,20 +27,20 @@ public final class RpcMatrix {
 
   /**
    * A row to measure: a mode at a worker count, started with these commands (a C peer without
-   * admin port when {@code plain}), or an existing target ({@code commands} empty) whose server
-   * processes, if on this machine, are {@code targetPids}. A plain row with {@code children} above 0
+   * admin port when {@code plain}), or an existing target ({@code commands} empty) whose CPU
+   * {@code targetCpu} reads (its processes here, its pods' metrics, or {@link CpuProbe#UNKNOWN}). A plain row with {@code children} above 0
    * is a supervisor started by socket activation: it starts on the first connection, and is ready
    * when its children's admin ports (PORT+1 ..) say so.
    */
-  public record RowPlan(String mode, int workers, List<List<String>> commands, boolean plain, List<Long> targetPids,
+  public record RowPlan(String mode, int workers, List<List<String>> commands, boolean plain, CpuProbe targetCpu,
       int children) {
 
     public RowPlan(String mode, int workers, List<List<String>> commands, boolean plain) {
-      this(mode, workers, commands, plain, List.of(), 0);
+      this(mode, workers, commands, plain, CpuProbe.UNKNOWN, 0);
     }
 
-    public RowPlan(String mode, int workers, List<List<String>> commands, boolean plain, List<Long> targetPids) {
-      this(mode, workers, commands, plain, targetPids, 0);
+    public RowPlan(String mode, int workers, List<List<String>> commands, boolean plain, CpuProbe targetCpu) {
+      this(mode, workers, commands, plain, targetCpu, 0);
     }
 
     String label() {
@@ -131,8 +131,7 @@ public final class RpcMatrix {
           return "not available: the server ran it as " + actual;
         }
       }
-      CpuProbe serverCpu = servers != null ? CpuProbe.processes(servers.pids())
-          : plan.targetPids().isEmpty() ? CpuProbe.UNKNOWN : CpuProbe.processes(plan.targetPids());
+      CpuProbe serverCpu = servers != null ? CpuProbe.processes(servers.pids()) : plan.targetCpu();
       if (servers != null && !serverWarmup.isZero()) {
         for (Column c : colOrder) {
           LoadSpec prime = base.withCell(c.payloadSize(), c.perConnection());

@@ -82,6 +82,10 @@ public final class RpcMatrixCommand implements Callable<Integer> {
         throw new IllegalArgumentException("invalid value for --workers: " + w + "; expected 1..1024");
       }
     }
+    if (target == null && engine.knowsServer()) {
+      throw new IllegalArgumentException("--server-pid and --server-metrics go with --target; without it the "
+          + "servers are started here and their CPU read from /proc");
+    }
     LoadEngine load0 = engine.engine(common.load);
     String host = "127.0.0.1";
     int trafficPort = port;
@@ -91,7 +95,7 @@ public final class RpcMatrixCommand implements Callable<Integer> {
       host = hp[0];
       trafficPort = Integer.parseInt(hp[1]);
       int targetWorkers = workers != null && workers.size() == 1 ? workers.get(0) : 0;
-      plans.add(new RpcMatrix.RowPlan("target", targetWorkers, List.of(), false, engine.serverPids()));
+      plans.add(new RpcMatrix.RowPlan("target", targetWorkers, List.of(), false, engine.serverCpu()));
     } else {
       if (port < 1 || port > 65535 - 1 - counts.stream().mapToInt(Integer::intValue).max().orElse(1)) {
         throw new IllegalArgumentException("invalid value for --port: " + port);
@@ -159,13 +163,17 @@ public final class RpcMatrixCommand implements Callable<Integer> {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("command", RunCommand.of(spec));
     m.putAll(Machine.describe());
-    m.put("target", target != null ? target + (engine.knowsServer() ? "" : " (server CPU not known: give --server-pid)")
+    m.put("target", target != null ? target + (engine.knowsServer() ? ""
+        : " (server CPU not known: give --server-pid, or --server-metrics for servers elsewhere)")
         : "rpc-server started per row on " + s.host() + ":" + s.port()
         + " (" + common.servers.jar() + ", JVM " + String.join(" ", common.servers.jvmOptions()) + ")");
     m.put("load generator", load0.describe() + ", " + s.eventLoops() + " threads, " + s.connections()
         + " connections, " + (s.openLoop() ? "open loop at " + s.ratePerSecond() + " requests/s" : "closed loop"));
-    m.put("CPU", "client = the generator's process, server = the server processes, user + system from /proc over "
-        + "each measured window; on loopback part of each side's kernel work is charged to the other");
+    m.put("CPU", target != null && engine.knowsServer()
+        ? "client = the generator's process, user + system from /proc; server = " + engine.describeServer()
+            + "; both over each measured window"
+        : "client = the generator's process, server = the server processes, user + system from /proc over "
+            + "each measured window; on loopback part of each side's kernel work is charged to the other");
     m.put("per cell", "warm-up " + s.warmup().toMillis() + " ms, measured " + s.duration().toMillis() + " ms");
     m.put("server warm-up", target != null ? "none (existing target)"
         : serverWarmup.toMillis() + " ms of unmeasured load after each server start");

@@ -1,5 +1,6 @@
 package io.portshare.bench.seeds;
 
+import io.portshare.bench.cpu.CpuProbe;
 import io.portshare.bench.rpc.Column;
 import io.portshare.bench.load.LoadEngine;
 import io.portshare.bench.load.LoadSpec;
@@ -98,7 +99,7 @@ final class RpcWorkers {
       case ONE_SOCKET -> {
         List<String> cmd = new ArrayList<>(List.of("systemd-socket-activate", "-l", "127.0.0.1:" + port));
         cmd.addAll(rpcServer(port, List.of("--supervise", Integer.toString(w))));
-        yield new RpcMatrix.RowPlan(mode, w, List.of(cmd), true, List.of(), w);
+        yield new RpcMatrix.RowPlan(mode, w, List.of(cmd), true, CpuProbe.UNKNOWN, w);
       }
       default -> new RpcMatrix.RowPlan(mode, w, List.of(rpcServer(port, List.of("--instances", Integer.toString(w),
           "--mode", mode))), false);

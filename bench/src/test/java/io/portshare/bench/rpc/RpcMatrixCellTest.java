@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.bench.BenchMain;
 import io.portshare.bench.chart.Charts;
+import io.portshare.bench.cpu.CpuProbe;
 import io.portshare.bench.load.LoadSpec;
 import io.portshare.bench.load.Progress;
 import io.portshare.bench.results.Cell;
@@ -46,7 +47,8 @@ class RpcMatrixCellTest {
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     // The server runs in this JVM: its "server" CPU is this process's, enough to see it recorded.
     Table t = new RpcMatrix(base, columns, 1, dir.resolve("servers"), new PrintStream(log), Progress.none())
-        .run(List.of(new RpcMatrix.RowPlan("target", 2, List.of(), false, List.of(ProcessHandle.current().pid()))));
+        .run(List.of(new RpcMatrix.RowPlan("target", 2, List.of(), false,
+            CpuProbe.processes(List.of(ProcessHandle.current().pid())))));
 
     assertThat(t.rows()).hasSize(1);
     Row row = t.rows().get(0);

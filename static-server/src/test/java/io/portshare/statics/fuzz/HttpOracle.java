@@ -64,18 +64,22 @@ final class HttpOracle {
 
   /** The status the request deserves. */
   static int status(HttpRequests.Request req) {
-    // 1. The request line, read first: too long, then malformed. It is split as RFC 9112 section 3
-    //    lets a recipient: on runs of whitespace, control bytes before it skipped; the version is
-    //    the rest of the line, which must look like NAME/d.d to be read on.
-    int line = req.method().length() + req.target().length() + req.version().length() + 2;
+    // 1. The request line, read first. Before it only empty lines (CR LF) may come (RFC 9112
+    //    section 2.2): a control byte there is refused at once, a space is read as part of the
+    //    line. Then too long, then malformed. It is split as section 3 lets a recipient, on runs
+    //    of whitespace; the version is the rest of the line, which must look like NAME/d.d.
+    String requestLine = req.method() + " " + req.target() + " " + req.version();
+    if (requestLine.charAt(0) < ' ') {
+      return 400;
+    }
+    int line = requestLine.length();
     if (Math.abs(line - MAX_LINE) <= 2) {
       return EITHER_SIDE_OF_A_LIMIT;
     }
     if (line > MAX_LINE) {
       return 414;
     }
-    String[] parts = (req.method() + " " + req.target() + " " + req.version()).replaceFirst("^[\\x00-\\x20]+", "")
-        .trim().split("[ \\t]+", 3);
+    String[] parts = requestLine.trim().split("[ \\t]+", 3);
     if (parts.length < 3 || !TOKEN.matcher(parts[0]).matches() || !parts[2].matches("\\S+/\\d+\\.\\d+")) {
       return 400;
     }
@@ -130,6 +134,11 @@ final class HttpOracle {
       return EITHER_SIDE_OF_A_LIMIT;
     }
     if (badLength) {
+      return 400;
+    }
+    // Transfer-Encoding in anything but HTTP/1.1 is faulty framing (RFC 9112 section 6.1), refused
+    // as the head is read, before the version is judged.
+    if (!values(fields, "transfer-encoding").isEmpty() && !version.equals("HTTP/1.1")) {
       return 400;
     }
     // 3. The version: HTTP-name is case-sensitive and one digit each side (RFC 9112 section 2.3);

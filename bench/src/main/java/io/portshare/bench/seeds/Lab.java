@@ -62,13 +62,17 @@ final class Lab implements AutoCloseable {
     return p;
   }
 
-  /** static-server's command line on every address of {@code port}, admin on PORT+1, with {@code flags}. */
+  /**
+   * static-server's command line on every address of {@code port}, admin on PORT+1, with {@code flags};
+   * started cold ({@code --warmup 0}): its own warm-up asks for the index alone, and the seeds warm it
+   * over their files with wrk ({@code --server-warmup}).
+   */
   List<String> staticCommand(Path root, int port, List<String> flags) {
     List<String> cmd = new ArrayList<>();
     cmd.add(plan.java());
     cmd.addAll(plan.jvmOptions());
     cmd.addAll(List.of("-jar", plan.staticJar().toString(), "--root", root.toString(), "--host", "0.0.0.0",
-        "--port", Integer.toString(port), "--admin-port", Integer.toString(port + 1)));
+        "--port", Integer.toString(port), "--admin-port", Integer.toString(port + 1), "--warmup", "0"));
     cmd.addAll(flags);
     cmd.addAll(plan.serverArgs());
     return cmd;

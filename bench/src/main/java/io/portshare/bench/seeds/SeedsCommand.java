@@ -319,7 +319,7 @@ public final class SeedsCommand implements Callable<Integer> {
     needs(chosen, List.of("000", "003"), "systemd-socket-activate", "install systemd (apt-get install systemd)");
     needs(chosen, List.of("002"), "taskset", "install util-linux");
     List<String> jvm = serverJvmOptions.isBlank() ? List.of() : Arrays.asList(serverJvmOptions.trim().split("\\s+"));
-    List<String> extra = new ArrayList<>(List.of("--warmup", "0"));
+    List<String> extra = new ArrayList<>();
     if (!serverArgs.isBlank()) {
       extra.addAll(Arrays.asList(serverArgs.trim().split("\\s+")));
     }

@@ -7,6 +7,7 @@ import io.portshare.bench.rpc.RpcCommand;
 import io.portshare.bench.rpc.RpcMatrixCommand;
 import io.portshare.bench.seeds.SeedsCommand;
 import io.portshare.bench.staticfiles.StaticCommand;
+import io.portshare.runtime.config.ExitCodes;
 import io.portshare.runtime.config.Units;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -18,8 +19,8 @@ import picocli.CommandLine.Command;
  * matrix driver ({@code rpc-matrix}), the generator's calibration against the C reference client
  * ({@code rpc-calibrate}), the static-file table ({@code static}), the five source experiments
  * ({@code seeds}), a run's reports again from its results ({@code report}) and what one connection
- * costs each server at the floor ({@code ledger}). Exit codes: 0 done,
- * 2 bad usage, 1 anything else (including a run that counted errors).
+ * costs each server at the floor ({@code ledger}). Exit codes ({@link ExitCodes}): 0 done, 2 bad usage,
+ * 1 anything else (including a run that counted errors).
  */
 @Command(name = "portshare-bench", mixinStandardHelpOptions = true, versionProvider = BenchMain.Version.class,
     description = "Benchmarks of portshare services: RPC transactions and static files.",
@@ -40,15 +41,15 @@ public final class BenchMain implements Runnable {
     cl.registerConverter(Duration.class, Units::duration);
     cl.setParameterExceptionHandler((ex, a) -> {
       ex.getCommandLine().getErr().println("portshare-bench: " + ex.getMessage() + " (see --help)");
-      return 2;
+      return ExitCodes.USAGE;
     });
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
       if (ex instanceof IllegalArgumentException) {
         cmd.getErr().println("portshare-bench: " + ex.getMessage());
-        return 2;
+        return ExitCodes.USAGE;
       }
       cmd.getErr().println("portshare-bench: failed: " + ex);
-      return 1;
+      return ExitCodes.SOFTWARE;
     });
     cl.setErr(new PrintWriter(System.err, true));
     return cl.execute(args);

@@ -8,6 +8,7 @@ import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
 import io.portshare.bench.staticfiles.WarmUpRule;
+import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -219,7 +220,7 @@ public final class LedgerCommand implements Callable<Integer> {
         + "operation, ratio to the floor):\n" + headline, StandardCharsets.UTF_8);
     System.out.print(Files.readString(out.resolve("table.txt")));
     System.out.println("reports: " + out);
-    return results.anyErrors() ? 1 : 0;
+    return results.anyErrors() ? ExitCodes.SOFTWARE : ExitCodes.OK;
   }
 
   private List<Contenders.Spec> specs() {

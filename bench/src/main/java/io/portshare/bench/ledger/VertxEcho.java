@@ -1,5 +1,6 @@
 package io.portshare.bench.ledger;
 
+import io.portshare.runtime.config.ExitCodes;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.net.NetServerOptions;
@@ -22,7 +23,7 @@ public final class VertxEcho {
             + (vertx.isNativeTransportEnabled() ? " (native transport)" : " (NIO)")))
         .onFailure(e -> {
           e.printStackTrace();
-          System.exit(1);
+          System.exit(ExitCodes.SOFTWARE);
         });
   }
 }

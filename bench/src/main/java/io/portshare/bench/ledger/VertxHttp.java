@@ -1,5 +1,6 @@
 package io.portshare.bench.ledger;
 
+import io.portshare.runtime.config.ExitCodes;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServerOptions;
@@ -33,7 +34,7 @@ public final class VertxHttp {
             + (vertx.isNativeTransportEnabled() ? " (native transport)" : " (NIO)")))
         .onFailure(e -> {
           e.printStackTrace();
-          System.exit(1);
+          System.exit(ExitCodes.SOFTWARE);
         });
   }
 }

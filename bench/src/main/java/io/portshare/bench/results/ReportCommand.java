@@ -1,5 +1,6 @@
 package io.portshare.bench.results;
 
+import io.portshare.runtime.config.ExitCodes;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +32,6 @@ public final class ReportCommand implements Callable<Integer> {
     }
     ResultsWriter.writeAll(results, dir);
     System.out.println("written: " + dir.resolve("report.html") + " (and table.txt, results.json, results.csv)");
-    return 0;
+    return ExitCodes.OK;
   }
 }

@@ -15,6 +15,7 @@ import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
 import io.portshare.bench.server.ServerProcesses;
+import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -179,7 +180,7 @@ public final class RpcCalibrateCommand implements Callable<Integer> {
     System.out.println();
     System.out.print(summary);
     System.out.println("written: " + dir.resolve("fidelity.txt") + " (and report.html, table.txt, results.json, results.csv)");
-    return errors == 0 ? 0 : 1;
+    return errors == 0 ? ExitCodes.OK : ExitCodes.SOFTWARE;
   }
 
   /**

@@ -7,6 +7,7 @@ import io.portshare.bench.load.LoadOptions;
 import io.portshare.bench.load.LoadSpec;
 import io.portshare.bench.load.Measurement;
 import io.portshare.bench.load.Progress;
+import io.portshare.runtime.config.ExitCodes;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,6 +51,6 @@ public final class RpcCommand implements Callable<Integer> {
     }
     System.out.println("CPU us/transaction: " + Formats.cpuText(r));
     System.out.println("errors: " + Formats.errorText(r.sortedErrors()));
-    return r.errorCount() == 0 ? 0 : 1;
+    return r.errorCount() == 0 ? ExitCodes.OK : ExitCodes.SOFTWARE;
   }
 }

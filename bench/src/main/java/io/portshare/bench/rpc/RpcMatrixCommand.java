@@ -12,6 +12,7 @@ import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
+import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -144,7 +145,7 @@ public final class RpcMatrixCommand implements Callable<Integer> {
     ResultsWriter.writeAll(result, dir, Charts.svg(table));
     Charts.png(table, dir.resolve("chart.png"));
     System.out.println("written: " + dir.resolve("report.html") + " (and table.txt, results.json, results.csv, chart.png)");
-    return result.anyErrors() ? 1 : 0;
+    return result.anyErrors() ? ExitCodes.SOFTWARE : ExitCodes.OK;
   }
 
   private static long estimateSeconds(LoadSpec s, int cells, int serverStarts) {

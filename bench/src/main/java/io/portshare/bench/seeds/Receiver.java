@@ -1,6 +1,7 @@
 package io.portshare.bench.seeds;
 
 import io.portshare.bench.cpu.CpuTime;
+import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -29,7 +30,7 @@ public final class Receiver {
   public static void main(String[] args) throws Exception {
     if (args.length < 5) {
       System.err.println("usage: Receiver HOST PORT WARMUP_MS MEASURE_MS FILE...");
-      System.exit(2);
+      System.exit(ExitCodes.USAGE);
     }
     String host = args[0];
     int port = Integer.parseInt(args[1]);

@@ -8,6 +8,7 @@ import io.portshare.bench.results.Row;
 import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
 import io.portshare.bench.staticfiles.Tools;
+import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -218,7 +219,7 @@ public final class SeedsCommand implements Callable<Integer> {
     System.out.flush();
     SeedReport.write(results, effects, dir);
     System.out.println("written: " + dir.resolve("report.html") + " (and table.txt, results.json, results.csv)");
-    return failed ? 1 : 0;
+    return failed ? ExitCodes.SOFTWARE : ExitCodes.OK;
   }
 
   private static Table run(String seed, Lab lab, Map<String, String> meta) throws IOException, InterruptedException {

@@ -8,6 +8,7 @@ import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
 import io.portshare.bench.server.ServerJar;
+import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -126,7 +127,7 @@ public final class StaticCommand implements Callable<Integer> {
     System.out.println();
     tables.forEach(t -> System.out.println(ResultsText.table(t)));
     System.out.println("written: " + dir.resolve("report.html") + " (and table.txt, results.json, results.csv)");
-    return results.anyErrors() ? 1 : 0;
+    return results.anyErrors() ? ExitCodes.SOFTWARE : ExitCodes.OK;
   }
 
   StaticPlan plan() {

@@ -1,7 +1,7 @@
 package io.portshare.soak;
 
 import io.portshare.kit.ServiceProcess;
-
+import io.portshare.runtime.config.ExitCodes;
 import io.portshare.runtime.config.Units;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -17,12 +17,12 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * Runs the load and fault scenarios against the real service jars and prints one line each: what
@@ -98,7 +98,7 @@ public final class SoakMain implements Callable<Integer> {
     cl.registerConverter(Duration.class, Units::duration);
     cl.setParameterExceptionHandler((ex, a) -> {
       ex.getCommandLine().getErr().println("portshare-soak: " + ex.getMessage() + " (see --help)");
-      return 2;
+      return ExitCodes.USAGE;
     });
     cl.setErr(new PrintWriter(System.err, true));
     return cl.execute(args);
@@ -141,7 +141,7 @@ public final class SoakMain implements Callable<Integer> {
     } finally {
       deleteTree(scratch);
     }
-    return allOk ? 0 : 1;
+    return allOk ? ExitCodes.OK : ExitCodes.SOFTWARE;
   }
 
   private <T extends Number> T positive(String option, T given, T otherwise) {

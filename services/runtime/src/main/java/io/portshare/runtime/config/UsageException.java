@@ -1,6 +1,9 @@
 package io.portshare.runtime.config;
 
-/** A bad flag, environment value or config key: the launcher prints the message as one line and exits 2. */
+/**
+ * A bad flag, environment value or config key: the launcher prints the message as one line and exits
+ * {@link ExitCodes#USAGE}.
+ */
 public final class UsageException extends RuntimeException {
   public UsageException(String message) {
     super(message, null, false, false);

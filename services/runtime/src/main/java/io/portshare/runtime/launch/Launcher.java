@@ -4,6 +4,7 @@ import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.runtime.StopRequest;
 import io.portshare.runtime.Version;
+import io.portshare.runtime.config.ExitCodes;
 import io.portshare.runtime.config.Option;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.Settings;
@@ -33,7 +34,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one entry point of every service jar: picks the service, resolves its settings, starts it,
- * and drains it on SIGTERM or Ctrl-C. Exit codes: 0 clean stop, 2 bad usage or config, 1 anything else.
+ * and drains it on SIGTERM or Ctrl-C. Exit codes: {@link ExitCodes}.
  */
 public final class Launcher {
 
@@ -51,14 +52,14 @@ public final class Launcher {
       code = run(args, System.getenv(), System.out);
     } catch (UsageException e) {
       System.err.println("portshare: " + e.getMessage());
-      code = 2;
+      code = ExitCodes.USAGE;
     } catch (ServiceRuntime.StartException e) {
       System.err.println("portshare: " + e.getMessage());
-      code = 1;
+      code = ExitCodes.SOFTWARE;
     } catch (Throwable t) {
       System.err.println("portshare: failed: " + t);
       t.printStackTrace();
-      code = 1;
+      code = ExitCodes.SOFTWARE;
     }
     if (code >= 0) {
       System.exit(code);
@@ -79,11 +80,11 @@ public final class Launcher {
         descriptor.options());
     if (args.contains("--help") || args.contains("-h")) {
       printHelp(descriptor, options, services, out);
-      return 0;
+      return ExitCodes.OK;
     }
     if (args.contains("--version")) {
       out.println("portshare " + descriptor.name() + " " + Version.get());
-      return 0;
+      return ExitCodes.OK;
     }
     Settings settings = Settings.resolve(options, args, env);
     RuntimeSettings common = RuntimeSettings.of(settings);
@@ -115,7 +116,7 @@ public final class Launcher {
     }
     if (stop.requested()) {
       log.info("stop requested before the start: nothing to stop");
-      return 0;
+      return ExitCodes.OK;
     }
     ServiceRuntime runtime = ServiceRuntime.start(descriptor, settings, inherited, stop);
     if (runtime.ready()) {
@@ -135,7 +136,7 @@ public final class Launcher {
     log.info("stop requested: draining for up to {} ms", drain.toMillis());
     runtime.stop(drain);
     log.info("stopped");
-    return 0;
+    return ExitCodes.OK;
   }
 
   /**
@@ -264,7 +265,8 @@ public final class Launcher {
       printOption(out, flag[0], flag[2]);
     }
     out.println();
-    out.println("Exit codes: 0 clean stop, 2 bad usage or config, 1 anything else.");
+    out.println("Exit codes: " + ExitCodes.OK + " clean stop, " + ExitCodes.USAGE + " bad usage or config, "
+        + ExitCodes.SOFTWARE + " anything else.");
   }
 
   /** One option a line; a flag too long for the column puts its description on the next line. */

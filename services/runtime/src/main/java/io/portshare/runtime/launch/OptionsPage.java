@@ -1,6 +1,7 @@
 package io.portshare.runtime.launch;
 
 import io.portshare.runtime.ServiceDescriptor;
+import io.portshare.runtime.config.ExitCodes;
 import io.portshare.runtime.config.Option;
 import io.portshare.runtime.config.RuntimeSettings;
 import java.io.IOException;
@@ -31,7 +32,7 @@ public final class OptionsPage {
   public static void main(String[] args) throws IOException {
     if (args.length != 1) {
       System.err.println("usage: " + OptionsPage.class.getName() + " PAGE.md (rewrites its generated option tables)");
-      System.exit(2);
+      System.exit(ExitCodes.USAGE);
     }
     Path page = Path.of(args[0]);
     Files.writeString(page, render(Files.readString(page, StandardCharsets.UTF_8)), StandardCharsets.UTF_8);

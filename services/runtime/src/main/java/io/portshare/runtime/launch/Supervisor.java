@@ -3,6 +3,7 @@ package io.portshare.runtime.launch;
 import com.sun.jna.LastErrorException;
 import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.config.ExitCodes;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.Settings;
 import io.portshare.runtime.config.UsageException;
@@ -248,10 +249,10 @@ final class Supervisor {
       return;
     }
     slots[c.slot] = null;
-    if (code == 2) {
+    if (code == ExitCodes.USAGE) {
       LOG.error("{} #{} exited with code 2 (bad usage or config); stopping all", descriptor.name(), c.slot);
       stopAll();
-      exitCode = 2;
+      exitCode = ExitCodes.USAGE;
       return;
     }
     restarts[c.slot]++;
@@ -368,7 +369,7 @@ final class Supervisor {
       clean = false;
     }
     LOG.info("supervisor: all stopped");
-    exitCode = clean ? 0 : 1;
+    exitCode = clean ? ExitCodes.OK : ExitCodes.SOFTWARE;
   }
 
   /** A child started to replace the one serving its slot, and not ready yet. */

@@ -15,6 +15,7 @@ import io.portshare.runtime.config.Option;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.ScalingMode;
 import io.portshare.runtime.config.Settings;
+import io.portshare.runtime.config.TransportSetting;
 import io.portshare.runtime.config.UsageException;
 import io.portshare.runtime.net.AcceptErrorHandler;
 import io.portshare.runtime.net.Connections;
@@ -169,7 +170,7 @@ public final class ServiceRuntime {
     if (!inherited.isEmpty() && transport == Transport.IO_URING) {
       // Netty's io_uring listener cannot be built over an existing descriptor; epoll's can.
       LOG.warn("transport io_uring cannot serve inherited listening sockets; using epoll");
-      transport = TransportChoice.choose("epoll");
+      transport = TransportChoice.choose(TransportSetting.EPOLL);
     }
     PinnedMode pinned = null;
     if (mode == ScalingMode.PINNED) {
@@ -180,7 +181,7 @@ public final class ServiceRuntime {
     }
     descriptor.validate(settings);
     if (!inherited.isEmpty()) {
-      inherited.check(mode, instances, settings);
+      inherited.check(mode, common);
       if (transport != Transport.EPOLL) {
         throw new UsageException(inherited.source() + ": serving inherited sockets needs --transport epoll (this "
             + "runs " + transport() + ")");

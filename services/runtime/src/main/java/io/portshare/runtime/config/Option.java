@@ -6,10 +6,11 @@ import java.util.Locale;
 /**
  * One setting of a service: a flag {@code --name}, a config-file key {@code name}, an environment
  * variable {@code PORTSHARE_NAME}. Its default is stated in {@code --help}, with {@code defaultNote}
- * saying where it comes from when that is not a constant.
+ * saying where it comes from when that is not a constant. An integer may have bounds ({@link #within}),
+ * checked where every value is parsed.
  */
 public record Option(String name, Type type, String defaultValue, String help, List<String> choices,
-    String defaultNote) {
+    String defaultNote, int min, int max) {
 
   /** How a raw string becomes a value, and what a bad one is told. */
   public enum Type {
@@ -35,12 +36,20 @@ public record Option(String name, Type type, String defaultValue, String help, L
   }
 
   private Option(String name, Type type, String defaultValue, String help, List<String> choices) {
-    this(name, type, defaultValue, help, choices, "");
+    this(name, type, defaultValue, help, choices, "", Integer.MIN_VALUE, Integer.MAX_VALUE);
   }
 
   /** This option with a note on where its default comes from, shown after the default in --help. */
   public Option withDefaultNote(String note) {
-    return new Option(name, type, defaultValue, help, choices, note);
+    return new Option(name, type, defaultValue, help, choices, note, min, max);
+  }
+
+  /** This integer option with bounds: a value outside {@code min..max} fails as any bad value does. */
+  public Option within(int min, int max) {
+    if (type != Type.INT) {
+      throw new IllegalArgumentException(name + " is not an integer option");
+    }
+    return new Option(name, type, defaultValue, help, choices, defaultNote, min, max);
   }
 
   public static Option integer(String name, int defaultValue, String help) {
@@ -104,8 +113,13 @@ public record Option(String name, Type type, String defaultValue, String help, L
     String v = raw.trim();
     try {
       switch (type) {
-        case INT:
-          return Integer.parseInt(v);
+        case INT: {
+          int n = Integer.parseInt(v);
+          if (n < min || n > max) {
+            throw invalid(raw, source, min + ".." + max);
+          }
+          return n;
+        }
         case PORT: {
           int p = Integer.parseInt(v);
           if (p < 0 || p > 65535) {
@@ -139,7 +153,10 @@ public record Option(String name, Type type, String defaultValue, String help, L
   }
 
   UsageException bad(String raw, String source) {
-    String expected = type == Type.CHOICE ? "one of " + String.join("|", choices) : type.expected;
+    return invalid(raw, source, type == Type.CHOICE ? "one of " + String.join("|", choices) : type.expected);
+  }
+
+  private UsageException invalid(String raw, String source, String expected) {
     return new UsageException("invalid value for " + name + ": \"" + raw + "\" (from " + source + "); expected " + expected);
   }
 }

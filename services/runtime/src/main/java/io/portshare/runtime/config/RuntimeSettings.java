@@ -1,40 +1,52 @@
 package io.portshare.runtime.config;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 
 /**
- * The options every service has, and their values resolved and typed: what the launcher and the
- * runtime read, so that no other class spells these keys.
+ * The options every service has, and their values resolved and typed: what the launcher, the
+ * supervisor and the runtime read. No other class spells these keys; where an error must name a
+ * value's source, this class says it.
  *
- * @param acceptOnEventLoop accept on the event loop itself where an instance has one loop and its own
- *     socket (see RuntimeTransport). RPC 64B, one transaction per connection, --instances 2 --mode
- *     reuseport, 3 alternated rounds on 2 CPUs: +8..15% transactions/s and 14..32% less server CPU
- *     per transaction than Vert.x's separate acceptor thread. A drain then waits for the listener's
- *     accept queue to empty (Listeners): a busy event loop leaves connections queued that an acceptor
- *     thread would already have taken.
+ * <p>{@code acceptOnEventLoop}: accept on the event loop itself where an instance has one loop and its
+ * own socket (see RuntimeTransport). RPC 64B, one transaction per connection, --instances 2 --mode
+ * reuseport, 3 alternated rounds on 2 CPUs: +8..15% transactions/s and 14..32% less server CPU per
+ * transaction than Vert.x's separate acceptor thread. A drain then waits for the listener's accept
+ * queue to empty (Listeners): a busy event loop leaves connections queued that an acceptor thread
+ * would already have taken.
  */
-public record RuntimeSettings(int port, int adminPort, String host, int instances, ScalingMode mode,
-    String transport, Duration drainTimeout, String logFormat, boolean acceptOnEventLoop, Duration livenessTimeout,
-    Duration maxConnectionAge, Duration warmup, int supervise) {
+public final class RuntimeSettings {
 
-  public static final String PORT = "port";
-  public static final String ADMIN_PORT = "admin-port";
-  public static final String HOST = "host";
-  public static final String INSTANCES = "instances";
-  public static final String MODE = "mode";
-  public static final String TRANSPORT = "transport";
-  public static final String DRAIN_TIMEOUT = "drain-timeout";
-  public static final String LOG_FORMAT = "log-format";
-  public static final String ACCEPT_ON_EVENT_LOOP = "accept-on-event-loop";
-  public static final String SUPERVISE = "supervise";
-  public static final String LIVENESS_TIMEOUT = "liveness-timeout";
-  public static final String MAX_CONNECTION_AGE = "max-connection-age";
-  public static final String WARMUP = "warmup";
+  private static final String PORT = "port";
+  private static final String ADMIN_PORT = "admin-port";
+  private static final String HOST = "host";
+  private static final String INSTANCES = "instances";
+  private static final String MODE = "mode";
+  private static final String TRANSPORT = "transport";
+  private static final String DRAIN_TIMEOUT = "drain-timeout";
+  private static final String LOG_FORMAT = "log-format";
+  private static final String ACCEPT_ON_EVENT_LOOP = "accept-on-event-loop";
+  private static final String SUPERVISE = "supervise";
+  private static final String LIVENESS_TIMEOUT = "liveness-timeout";
+  private static final String MAX_CONNECTION_AGE = "max-connection-age";
+  private static final String WARMUP = "warmup";
   /** The --warmup bound; docs/warm-start.md has the measurement behind it. */
   static final String WARM_UP_DEFAULT = "12s";
+  /** The most event loops one process runs. */
   static final int MAX_INSTANCES = 4096;
+  /** The most processes one supervisor runs. */
+  static final int MAX_SUPERVISE = 512;
+
+  private final Settings settings;
+
+  private RuntimeSettings(Settings settings) {
+    this.settings = settings;
+  }
 
   /** Every option of a service: the common ones with the service's default ports, then the service's own. */
   public static List<Option> options(int defaultPort, int defaultAdminPort, List<Option> serviceOptions) {
@@ -43,10 +55,12 @@ public record RuntimeSettings(int port, int adminPort, String host, int instance
         Option.port(PORT, defaultPort, "port the service listens on (0 picks a free one)"),
         Option.port(ADMIN_PORT, defaultAdminPort, "port of /health/live, /health/ready and /metrics"),
         Option.string(HOST, "0.0.0.0", "address to listen on"),
-        Option.integer(INSTANCES, cpus, "event loops serving the port").withDefaultNote("the CPUs this JVM may use"),
-        Option.choice(MODE, "reuseport", "how instances share the port", "shared", "reuseport", "pinned"),
-        Option.choice(TRANSPORT, "auto", "auto uses native epoll when present, else NIO; io_uring falls back "
-            + "to epoll where refused", "auto", "epoll", "io_uring", "nio"),
+        Option.integer(INSTANCES, cpus, "event loops serving the port").within(1, MAX_INSTANCES)
+            .withDefaultNote("the CPUs this JVM may use"),
+        Option.choice(MODE, ScalingMode.REUSEPORT.label(), "how instances share the port",
+            labels(ScalingMode.values(), ScalingMode::label)),
+        Option.choice(TRANSPORT, TransportSetting.AUTO.label(), "auto uses native epoll when present, else NIO; "
+            + "io_uring falls back to epoll where refused", labels(TransportSetting.values(), TransportSetting::label)),
         Option.flag(ACCEPT_ON_EVENT_LOOP, true,
             "with a socket per instance, accept on its event loop; false: Vert.x's acceptor thread"),
         Option.path(Settings.CONFIG, "", "YAML or JSON file of option: value"),
@@ -57,21 +71,100 @@ public record RuntimeSettings(int port, int adminPort, String host, int instance
         Option.duration(WARMUP, WARM_UP_DEFAULT, "before ready, drive every instance with the service's own"
             + " requests over loopback until throughput settles, at most this long (0: off)"),
         Option.integer(SUPERVISE, 0, "run N processes of the service on sockets bound once here; "
-            + "SIGHUP replaces them one at a time, nothing reset (0: serve in this process)"),
-        Option.choice(LOG_FORMAT, "text", "log lines as text or JSON", "text", "json")));
+            + "SIGHUP replaces them one at a time, nothing reset (0: serve in this process)").within(0, MAX_SUPERVISE),
+        Option.choice(LOG_FORMAT, LogFormat.TEXT.label(), "log lines as text or JSON",
+            labels(LogFormat.values(), LogFormat::label))));
     options.addAll(serviceOptions);
     return options;
   }
 
-  /** The typed values; a value out of range fails here with the one-line error. */
-  public static RuntimeSettings of(Settings s) {
-    int instances = s.getInt(INSTANCES);
-    if (instances < 1 || instances > MAX_INSTANCES) {
-      throw s.invalid(INSTANCES, "1.." + MAX_INSTANCES);
+  private static <E> String[] labels(E[] values, Function<E, String> label) {
+    return Arrays.stream(values).map(label).toArray(String[]::new);
+  }
+
+  /** The typed values of {@code settings}, which were resolved against {@link #options}. */
+  public static RuntimeSettings of(Settings settings) {
+    return new RuntimeSettings(settings);
+  }
+
+  /**
+   * The flags a supervisor gives each child after the supervisor's own, which they replace: one
+   * reuseport instance serving {@code port}, its admin server on {@code adminPort}, supervising none.
+   */
+  public static List<String> childFlags(int port, int adminPort) {
+    return List.of("--" + SUPERVISE, "0", "--" + INSTANCES, "1", "--" + MODE, ScalingMode.REUSEPORT.label(),
+        "--" + PORT, Integer.toString(port), "--" + ADMIN_PORT, Integer.toString(adminPort));
+  }
+
+  public int port() {
+    return settings.getInt(PORT);
+  }
+
+  /** Where {@link #port} came from, for an error line: "default", "--port", "PORTSHARE_PORT", "config file F". */
+  public String portSource() {
+    return settings.sourceOf(PORT);
+  }
+
+  public int adminPort() {
+    return settings.getInt(ADMIN_PORT);
+  }
+
+  public String host() {
+    return settings.getString(HOST);
+  }
+
+  /** {@link #host} as an address of this machine, or the one-line error naming the value and its source. */
+  public InetAddress hostAddress() {
+    try {
+      return InetAddress.getByName(host());
+    } catch (UnknownHostException e) {
+      throw settings.invalid(HOST, "an address of this host");
     }
-    return new RuntimeSettings(s.getInt(PORT), s.getInt(ADMIN_PORT), s.getString(HOST), instances,
-        ScalingMode.of(s.getString(MODE)), s.getString(TRANSPORT), s.getDuration(DRAIN_TIMEOUT),
-        s.getString(LOG_FORMAT), s.getFlag(ACCEPT_ON_EVENT_LOOP), s.getDuration(LIVENESS_TIMEOUT),
-        s.getDuration(MAX_CONNECTION_AGE), s.getDuration(WARMUP), s.getInt(SUPERVISE));
+  }
+
+  public int instances() {
+    return settings.getInt(INSTANCES);
+  }
+
+  /** Where {@link #instances} came from, for an error line. */
+  public String instancesSource() {
+    return settings.sourceOf(INSTANCES);
+  }
+
+  public ScalingMode mode() {
+    return ScalingMode.of(settings.getString(MODE));
+  }
+
+  public TransportSetting transport() {
+    return TransportSetting.of(settings.getString(TRANSPORT));
+  }
+
+  public Duration drainTimeout() {
+    return settings.getDuration(DRAIN_TIMEOUT);
+  }
+
+  public LogFormat logFormat() {
+    return LogFormat.of(settings.getString(LOG_FORMAT));
+  }
+
+  public boolean acceptOnEventLoop() {
+    return settings.getFlag(ACCEPT_ON_EVENT_LOOP);
+  }
+
+  public Duration livenessTimeout() {
+    return settings.getDuration(LIVENESS_TIMEOUT);
+  }
+
+  public Duration maxConnectionAge() {
+    return settings.getDuration(MAX_CONNECTION_AGE);
+  }
+
+  public Duration warmup() {
+    return settings.getDuration(WARMUP);
+  }
+
+  /** Processes to supervise, 0 to serve in this process. */
+  public int supervise() {
+    return settings.getInt(SUPERVISE);
   }
 }

@@ -5,6 +5,7 @@ import io.portshare.runtime.ServiceRuntime;
 import io.portshare.runtime.StopRequest;
 import io.portshare.runtime.Version;
 import io.portshare.runtime.config.ExitCodes;
+import io.portshare.runtime.config.LogFormat;
 import io.portshare.runtime.config.Option;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.Settings;
@@ -92,8 +93,8 @@ public final class Launcher {
     Logger log = LoggerFactory.getLogger(Launcher.class);
 
     logFileLimit(log);
-    if (settings.getInt(RuntimeSettings.SUPERVISE) != 0) {
-      return Supervisor.run(Launcher.class.getName(), descriptor, settings, args, env, out);
+    if (common.supervise() != 0) {
+      return Supervisor.run(Launcher.class.getName(), descriptor, common, args, env, out);
     }
     long t0 = System.nanoTime();
     // From here on a stop is clean whenever it comes, before the sockets, while starting or warming up
@@ -287,11 +288,11 @@ public final class Launcher {
         new String[] {"--version", "", "show the version"});
   }
 
-  private static void configureLogging(String format) {
+  private static void configureLogging(LogFormat format) {
     // Must happen before the first logger exists; logback reads this property once, at first use.
     if (System.getProperty("logback.configurationFile") == null) {
       System.setProperty("logback.configurationFile",
-          "json".equals(format) ? "portshare-logback-json.xml" : "portshare-logback.xml");
+          format == LogFormat.JSON ? "portshare-logback-json.xml" : "portshare-logback.xml");
     }
   }
 }

@@ -5,7 +5,6 @@ import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.runtime.config.ExitCodes;
 import io.portshare.runtime.config.RuntimeSettings;
-import io.portshare.runtime.config.Settings;
 import io.portshare.runtime.config.UsageException;
 import io.portshare.runtime.net.InheritedSockets;
 import io.portshare.runtime.net.Listeners;
@@ -24,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -61,9 +61,8 @@ import org.slf4j.LoggerFactory;
 final class Supervisor {
 
   private static final Logger LOG = LoggerFactory.getLogger(Supervisor.class);
-  /** Flags the supervisor sets for each child itself. */
-  private static final Set<String> CHILD_FLAGS = Set.of("supervise", "instances", "mode", "port", "admin-port",
-      "service");
+  /** Flags the supervisor sets for each child itself: the launcher's --service and the runtime's child flags. */
+  private static final Set<String> CHILD_FLAGS = childFlagNames();
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
 
   private enum Kind { EXITED, READY, START, HUP, TERM }
@@ -73,7 +72,7 @@ final class Supervisor {
   /** The main class each child runs: the launcher that started this supervisor. */
   private final String mainClass;
   private final ServiceDescriptor descriptor;
-  private final Settings settings;
+  private final RuntimeSettings settings;
   private final List<String> args;
   private final Map<String, String> env;
   private final PrintStream out;
@@ -96,7 +95,7 @@ final class Supervisor {
   private final SystemdNotify systemd;
   private boolean toldReady;
 
-  private Supervisor(String mainClass, ServiceDescriptor descriptor, Settings settings, List<String> args,
+  private Supervisor(String mainClass, ServiceDescriptor descriptor, RuntimeSettings settings, List<String> args,
       Map<String, String> env, PrintStream out) {
     this.mainClass = mainClass;
     this.descriptor = descriptor;
@@ -104,18 +103,15 @@ final class Supervisor {
     this.args = args;
     this.env = env;
     this.out = out;
-    this.count = settings.getInt(RuntimeSettings.SUPERVISE);
-    if (count < 1 || count > 512) {
-      throw settings.invalid(RuntimeSettings.SUPERVISE, "0..512");
-    }
+    this.count = settings.supervise();
     this.slots = new Child[count];
     this.restarts = new int[count];
-    this.drain = settings.getDuration(RuntimeSettings.DRAIN_TIMEOUT);
+    this.drain = settings.drainTimeout();
     this.systemd = SystemdNotify.fromEnvironment(env, ProcessHandle.current().pid());
   }
 
-  /** Runs until SIGTERM or SIGINT; returns the exit code. */
-  static int run(String mainClass, ServiceDescriptor descriptor, Settings settings, List<String> args,
+  /** Runs {@code settings.supervise()} children until SIGTERM or SIGINT; returns the exit code. */
+  static int run(String mainClass, ServiceDescriptor descriptor, RuntimeSettings settings, List<String> args,
       Map<String, String> env, PrintStream out) throws InterruptedException {
     return new Supervisor(mainClass, descriptor, settings, args, env, out).run();
   }
@@ -154,7 +150,7 @@ final class Supervisor {
   /** The sockets systemd gave this process, else a new SO_REUSEPORT group of one per child. */
   private void openSockets() {
     InheritedSockets inherited = InheritedSockets.fromListenFds(env, ProcessHandle.current().pid());
-    int wantedPort = settings.getInt(RuntimeSettings.PORT);
+    int wantedPort = settings.port();
     if (!inherited.isEmpty()) {
       if (inherited.size() != count && inherited.size() != 1) {
         throw new UsageException(inherited.source() + " gives " + inherited.size() + " listening sockets but "
@@ -162,7 +158,7 @@ final class Supervisor {
       }
       if (wantedPort != 0 && wantedPort != inherited.port()) {
         throw new UsageException(inherited.source() + " gives sockets listening on port " + inherited.port()
-            + " but --port is " + wantedPort + " (" + settings.sourceOf(RuntimeSettings.PORT) + "); give --port "
+            + " but --port is " + wantedPort + " (" + settings.portSource() + "); give --port "
             + inherited.port() + " or 0");
       }
       for (int i = 0; i < count; i++) {
@@ -173,12 +169,7 @@ final class Supervisor {
           inherited.source());
       return;
     }
-    InetAddress host;
-    try {
-      host = InetAddress.getByName(settings.getString(RuntimeSettings.HOST));
-    } catch (IOException e) {
-      throw settings.invalid(RuntimeSettings.HOST, "an address of this host");
-    }
+    InetAddress host = settings.hostAddress();
     port = wantedPort;
     for (int i = 0; i < count; i++) {
       int fd;
@@ -413,9 +404,8 @@ final class Supervisor {
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass,
         "--service", descriptor.name()));
     cmd.addAll(childArgs());
-    int admin = settings.getInt(RuntimeSettings.ADMIN_PORT);
-    cmd.addAll(List.of("--supervise", "0", "--instances", "1", "--mode", "reuseport", "--port",
-        Integer.toString(port), "--admin-port", Integer.toString(admin == 0 ? 0 : admin + slot)));
+    int admin = settings.adminPort();
+    cmd.addAll(RuntimeSettings.childFlags(port, admin == 0 ? 0 : admin + slot));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     // The sockets, and systemd's notifications, are the supervisor's, not its children's.
     pb.environment().keySet().removeIf(k -> k.startsWith("LISTEN_") || k.equals("NOTIFY_SOCKET")
@@ -438,6 +428,12 @@ final class Supervisor {
     LOG.info("{} #{} started (pid {}, port {}, admin port {})", descriptor.name(), slot, c.pid(), port,
         admin == 0 ? 0 : admin + slot);
     return c;
+  }
+
+  private static Set<String> childFlagNames() {
+    Set<String> names = new HashSet<>(Set.of("service"));
+    RuntimeSettings.childFlags(0, 0).stream().filter(f -> f.startsWith("--")).forEach(f -> names.add(f.substring(2)));
+    return Set.copyOf(names);
   }
 
   /** The supervisor's own flags, but those it sets for each child. */

@@ -1,5 +1,6 @@
 package io.portshare.runtime.net;
 
+import io.portshare.runtime.config.TransportSetting;
 import io.portshare.runtime.config.UsageException;
 import io.vertx.core.transport.Transport;
 import java.util.Locale;
@@ -25,16 +26,16 @@ public final class TransportChoice {
 
   private TransportChoice() {}
 
-  public static Transport choose(String wanted) {
+  public static Transport choose(TransportSetting wanted) {
     switch (wanted) {
-      case "nio":
+      case NIO:
         return Transport.NIO;
-      case "epoll":
+      case EPOLL:
         if (!Transport.EPOLL.available()) {
           throw new UsageException("transport epoll is not available here: " + Transport.EPOLL.unavailabilityCause());
         }
         return Transport.EPOLL;
-      case "io_uring":
+      case IO_URING:
         if (Transport.IO_URING.available()) {
           return Transport.IO_URING;
         }

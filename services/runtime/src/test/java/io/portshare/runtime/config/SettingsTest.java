@@ -8,6 +8,7 @@ import io.portshare.runtime.ServiceRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -140,6 +141,40 @@ class SettingsTest {
   void instancesOutOfRangeNameTheirSource() {
     assertThatThrownBy(() -> RuntimeSettings.of(resolve(Map.of("PORTSHARE_INSTANCES", "0"))))
         .hasMessage("invalid value for instances: \"0\" (from PORTSHARE_INSTANCES); expected 1..4096");
+  }
+
+  @Test
+  void superviseHasItsBoundInTheOptionModel() {
+    assertThat(RuntimeSettings.of(resolve(Map.of(), "--supervise", "512")).supervise()).isEqualTo(512);
+    assertThatThrownBy(() -> resolve(Map.of(), "--supervise", "513"))
+        .hasMessage("invalid value for supervise: \"513\" (from --supervise); expected 0..512");
+    assertThatThrownBy(() -> resolve(Map.of("PORTSHARE_SUPERVISE", "-1")))
+        .hasMessage("invalid value for supervise: \"-1\" (from PORTSHARE_SUPERVISE); expected 0..512");
+  }
+
+  @Test
+  void transportAndLogFormatAreTypedAsTheModeIs() {
+    RuntimeSettings common = RuntimeSettings.of(resolve(Map.of("PORTSHARE_LOG_FORMAT", "json"), "--transport",
+        "io_uring"));
+
+    assertThat(common.transport()).isEqualTo(TransportSetting.IO_URING);
+    assertThat(common.logFormat()).isEqualTo(LogFormat.JSON);
+    assertThat(RuntimeSettings.of(resolve(Map.of())).transport()).isEqualTo(TransportSetting.AUTO);
+    assertThatThrownBy(() -> resolve(Map.of(), "--transport", "dpdk"))
+        .hasMessage("invalid value for transport: \"dpdk\" (from --transport); expected one of auto|epoll|io_uring|nio");
+  }
+
+  @Test
+  void aChildOfTheSupervisorGetsItsOwnLayoutOverTheSupervisorsFlags() {
+    List<String> args = new ArrayList<>(List.of("--supervise", "4", "--port", "9000", "--instances=8"));
+    args.addAll(RuntimeSettings.childFlags(9000, 9101));
+    RuntimeSettings child = RuntimeSettings.of(resolve(Map.of(), args.toArray(String[]::new)));
+
+    assertThat(child.supervise()).isZero();
+    assertThat(child.instances()).isEqualTo(1);
+    assertThat(child.mode()).isEqualTo(ScalingMode.REUSEPORT);
+    assertThat(child.port()).isEqualTo(9000);
+    assertThat(child.adminPort()).isEqualTo(9101);
   }
 
   @Test

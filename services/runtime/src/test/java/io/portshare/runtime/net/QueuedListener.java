@@ -20,6 +20,7 @@ import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.portshare.kit.Ci;
 import io.portshare.kit.LogCapture;
 import io.portshare.runtime.IoUringOrFallback;
+import io.portshare.runtime.config.TransportSetting;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -62,7 +63,7 @@ final class QueuedListener implements AutoCloseable {
           yield new QueuedListener(IoUringIoHandler.newFactory(), IoUringServerSocketChannel.class);
         }
         try (LogCapture log = LogCapture.attach()) {
-          assertThat(TransportChoice.name(TransportChoice.choose("io_uring"))).isEqualTo(IoUringOrFallback.transport());
+          assertThat(TransportChoice.name(TransportChoice.choose(TransportSetting.IO_URING))).isEqualTo(IoUringOrFallback.transport());
           IoUringOrFallback.checkWarnings(log.warningsAndErrors());
         }
         yield on("epoll");

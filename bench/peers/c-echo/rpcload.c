@@ -8,8 +8,10 @@
  * serves the connect, the reads and nothing else, so a transaction costs a write and a read and a
  * connection costs socket, two setsockopt, connect, epoll_ctl and close.
  *
- * Counts only what completes between warm-up and the end of the run. Prints "measuring" when the
- * measured window opens and "done" when it closes (a driver reads the server's CPU at both), then
+ * Counts only what completes between warm-up and the end of the run. SIGTERM or SIGINT ends the run
+ * early, as if its time were up (a driver that waits for an event rather than a clock stops it so).
+ * Prints "measuring" when the measured window opens and "done" when it closes (a driver reads the
+ * server's CPU at both), then
  * one "result" line of key=value pairs (transactions, seconds, CPU of
  * this process over the window from getrusage, errors by kind), then a line for people.
  *
@@ -48,6 +50,7 @@ static size_t frame_len;
 static long per_conn = 1024;
 static volatile int measuring; /* 1 inside the measured window */
 static volatile int stopping;
+static volatile sig_atomic_t cut_short; /* SIGTERM or SIGINT: end the run now */
 
 /* Latency in microseconds, log-linear buckets: exact below 64 us, then 32 per power of two (3%). */
 #define BUCKETS 2048
@@ -189,9 +192,18 @@ static double cpu_seconds(struct timeval tv) {
   return tv.tv_sec + tv.tv_usec / 1e6;
 }
 
+static void on_stop_signal(int sig) {
+  (void)sig;
+  cut_short = 1;
+}
+
+/* Sleeps in steps of at most 50 ms, so that a stop signal taken by any thread ends it soon. */
 static void sleep_seconds(double s) {
-  struct timespec t = {(time_t)s, (long)((s - (time_t)s) * 1e9)};
-  while (nanosleep(&t, &t) < 0 && errno == EINTR) {
+  double until = now() + s;
+  for (double left = s; left > 0 && !cut_short; left = until - now()) {
+    double step = left < 0.05 ? left : 0.05;
+    struct timespec t = {0, (long)(step * 1e9)};
+    nanosleep(&t, NULL);
   }
 }
 
@@ -225,6 +237,9 @@ int main(int argc, char **argv) {
   }
   if (threads > conns) threads = conns;
   signal(SIGPIPE, SIG_IGN);
+  struct sigaction stop = {.sa_handler = on_stop_signal};
+  sigaction(SIGTERM, &stop, NULL);
+  sigaction(SIGINT, &stop, NULL);
   addr.sin_family = AF_INET;
   addr.sin_port = htons(port);
   frame_len = 4 + size;

@@ -1,11 +1,12 @@
 package io.portshare.rpc;
 
 import io.netty.buffer.ByteBuf;
+import io.portshare.rpc.client.Frames;
 
 /**
- * Splits a byte stream into RPC frames (4-byte big-endian length, then that many payload bytes),
- * for the server and the client alike. Complete frames are handed over in place, as an index into
- * the buffer that was read, so the server can echo a slice without copying; only a frame cut by
+ * Splits a byte stream into RPC frames (4-byte big-endian length, then that many payload bytes)
+ * on the server's Netty pipeline. Complete frames are handed over in place, as an index into the
+ * buffer that was read, so the server can echo a slice without copying; only a frame cut by
  * the end of a read is copied, into a buffer that grows as the rest of it arrives.
  *
  * <p>Not thread-safe: one decoder per connection, used on that connection's event loop.

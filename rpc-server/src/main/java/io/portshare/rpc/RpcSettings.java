@@ -1,5 +1,6 @@
 package io.portshare.rpc;
 
+import io.portshare.rpc.client.Frames;
 import io.portshare.runtime.config.Option;
 import io.portshare.runtime.config.Settings;
 import java.time.Duration;

@@ -3,6 +3,7 @@ package io.portshare.rpc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.kit.PrometheusText;
+import io.portshare.rpc.client.Frames;
 import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import java.io.DataInputStream;

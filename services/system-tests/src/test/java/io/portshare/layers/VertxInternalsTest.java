@@ -26,11 +26,6 @@ class VertxInternalsTest {
 
   private static final Path ROOT = Repository.root();
   private static final Path RUNTIME = ROOT.resolve("services/runtime");
-  /**
-   * rpc-server's client, on its way to a module of its own on vertx-core's public API alone; once
-   * it has moved this names nothing, and goes.
-   */
-  private static final Path CLIENT_BEING_MOVED = ROOT.resolve("rpc-server/src/main/java/io/portshare/rpc/client");
   private static final Pattern INTERNAL = Pattern.compile("io\\.vertx(?:\\.\\w+)*?\\.(?:impl|internal)(?:\\.\\w+)+");
 
   @Test
@@ -41,7 +36,7 @@ class VertxInternalsTest {
       public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
         String name = dir.getFileName().toString();
         // Build output and hidden directories (.git, .mvn) hold no source of ours.
-        boolean skip = dir.equals(RUNTIME) || dir.equals(CLIENT_BEING_MOVED) || name.equals("target") || (name.startsWith(".") && !dir.equals(ROOT));
+        boolean skip = dir.equals(RUNTIME) || name.equals("target") || (name.startsWith(".") && !dir.equals(ROOT));
         return skip ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
       }
 

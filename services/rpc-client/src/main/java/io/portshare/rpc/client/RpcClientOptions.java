@@ -1,7 +1,5 @@
 package io.portshare.rpc.client;
 
-import io.portshare.rpc.Frames;
-
 /** How an {@link RpcClient} connects and how much it keeps in flight. */
 public final class RpcClientOptions {
 

@@ -1,8 +1,11 @@
-package io.portshare.rpc;
+package io.portshare.rpc.client;
 
 import io.vertx.core.buffer.Buffer;
 
-/** The RPC wire format: a 4-byte big-endian unsigned length N, then N payload bytes. */
+/**
+ * The RPC wire format: a 4-byte big-endian unsigned length N, then N payload bytes. The server
+ * answers each frame with the same frame, in order; there is nothing else to the protocol.
+ */
 public final class Frames {
 
   public static final int HEADER_LENGTH = 4;

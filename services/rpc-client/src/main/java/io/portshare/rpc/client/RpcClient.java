@@ -2,7 +2,6 @@ package io.portshare.rpc.client;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
 
@@ -49,7 +48,7 @@ public final class RpcClient {
 
   /** Opens a connection; it runs on the event loop of the calling context (or a new one). */
   public Future<RpcConnection> connect(int port, String host) {
-    return net.connect(port, host).map(so -> new RpcConnection((NetSocketInternal) so, options));
+    return net.connect(port, host).map(socket -> new RpcConnection(socket, options));
   }
 
   /** Closes every connection this client opened. */

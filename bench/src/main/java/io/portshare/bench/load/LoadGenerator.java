@@ -9,6 +9,7 @@ import io.netty.util.concurrent.EventExecutor;
 import io.portshare.bench.cpu.CpuProbe;
 import io.portshare.bench.cpu.CpuSpent;
 import io.portshare.bench.cpu.CpuTime;
+import io.portshare.rpc.client.Frames;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -34,16 +35,13 @@ public final class LoadGenerator {
   }
 
   /**
-   * The request frame: 4-byte big-endian length, then a payload that is not all one byte value.
+   * The request frame ({@link Frames#encodePattern}): 4-byte big-endian length, then a payload
+   * that is not all one byte value.
    * The caller releases it once the run is over; the connections share it read-only.
    */
   static ByteBuf frame(int payloadSize) {
-    ByteBuf buf = Unpooled.directBuffer(4 + payloadSize, 4 + payloadSize);
-    buf.writeInt(payloadSize);
-    for (int i = 0; i < payloadSize; i++) {
-      buf.writeByte((i * 31 + 7) & 0xff);
-    }
-    return buf;
+    byte[] frame = Frames.encodePattern(payloadSize).getBytes();
+    return Unpooled.directBuffer(frame.length, frame.length).writeBytes(frame);
   }
 
   public static Measurement run(LoadSpec spec, Progress progress) {

@@ -1,5 +1,7 @@
 package io.portshare.bench.rpc;
 
+import io.portshare.bench.cpu.CpuProbe;
+import io.portshare.bench.load.EchoCheck;
 import io.portshare.bench.load.EngineOptions;
 import io.portshare.bench.load.LatencySummary;
 import io.portshare.bench.load.LoadEngine;
@@ -39,7 +41,14 @@ public final class RpcCommand implements Callable<Integer> {
     String[] hp = LoadOptions.hostPort(target);
     LoadSpec spec = load.spec(hp[0], Integer.parseInt(hp[1]), size, perConnection);
     LoadEngine e = engine.engine(load);
-    Measurement r = e.run(spec, Progress.onTerminal().label(size + "B|" + perConnection + "x"), engine.serverCpu());
+    // Flags first (a bad --server-metrics exits 2), then the target's echo.
+    CpuProbe serverCpu = engine.serverCpu();
+    String problem = EchoCheck.problem(spec.host(), spec.port(), size);
+    if (problem != null) {
+      System.err.println("portshare-bench: " + target + " does not echo a " + size + "-byte frame: " + problem);
+      return ExitCodes.SOFTWARE;
+    }
+    Measurement r = e.run(spec, Progress.onTerminal().label(size + "B|" + perConnection + "x"), serverCpu);
     LatencySummary l = r.latency();
     System.out.printf("%s %dB|%dx %s, %d connections, %d threads, %s: %.0f trans/s (%s x10^4)%n",
         target, size, perConnection, spec.openLoop() ? "open loop at " + spec.ratePerSecond() + "/s" : "closed loop",

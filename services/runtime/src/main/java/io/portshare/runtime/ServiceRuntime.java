@@ -15,7 +15,6 @@ import io.portshare.runtime.config.Option;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.ScalingMode;
 import io.portshare.runtime.config.Settings;
-import io.portshare.runtime.config.TransportSetting;
 import io.portshare.runtime.config.UsageException;
 import io.portshare.runtime.net.AcceptErrorHandler;
 import io.portshare.runtime.net.Connections;
@@ -25,7 +24,6 @@ import io.portshare.runtime.net.ListenOverflows;
 import io.portshare.runtime.net.Listeners;
 import io.portshare.runtime.net.PinnedMode;
 import io.portshare.runtime.net.RuntimeTransport;
-import io.portshare.runtime.net.TransportChoice;
 import io.portshare.runtime.warmup.StartTimes;
 import io.portshare.runtime.warmup.WarmUp;
 import io.portshare.runtime.warmup.WarmUpExchange;
@@ -83,9 +81,9 @@ public final class ServiceRuntime {
   private Vertx adminVertx;
   private AdminServer admin;
   private EventLoopBeats beats;
-  private Transport transport;
-  private ScalingMode mode;
-  private int instances;
+  /** What this start runs: settled first, then carried out; replaced once if pinned falls back when bound. */
+  private volatile StartPlan plan;
+  /** The port the service listens on: the plan's, or the one the kernel chose for port 0. */
   private int port;
   private volatile boolean stopped;
   private AcceptErrorHandler acceptErrors;
@@ -164,28 +162,9 @@ public final class ServiceRuntime {
   }
 
   private void startAll() {
-    instances = common.instances();
-    mode = common.mode();
-    transport = TransportChoice.choose(common.transport());
-    if (!inherited.isEmpty() && transport == Transport.IO_URING) {
-      // Netty's io_uring listener cannot be built over an existing descriptor; epoll's can.
-      LOG.warn("transport io_uring cannot serve inherited listening sockets; using epoll");
-      transport = TransportChoice.choose(TransportSetting.EPOLL);
-    }
-    PinnedMode pinned = null;
-    if (mode == ScalingMode.PINNED) {
-      pinned = PinnedMode.prepare(transport, instances);
-      if (pinned == null) {
-        mode = ScalingMode.REUSEPORT;
-      }
-    }
     descriptor.validate(settings);
+    plan = StartPlan.settle(common, inherited, StartPlan.Machine.HERE);
     if (!inherited.isEmpty()) {
-      inherited.check(mode, common);
-      if (transport != Transport.EPOLL) {
-        throw new UsageException(inherited.source() + ": serving inherited sockets needs --transport epoll (this "
-            + "runs " + transport() + ")");
-      }
       LOG.info("serving {} inherited listening socket(s) on port {} from {}", inherited.size(), inherited.port(),
           inherited.source());
     }
@@ -197,7 +176,7 @@ public final class ServiceRuntime {
     // meters are bound here once.
     adminVertx = Vertx.builder()
         .with(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(2))
-        .withTransport(transport)
+        .withTransport(plan.transport())
         .build();
     new JvmMemoryMetrics().bindTo(registry);
     new JvmGcMetrics().bindTo(registry);
@@ -219,6 +198,7 @@ public final class ServiceRuntime {
         beats);
     await(admin.start(), "admin port " + common.adminPort());
 
+    int instances = plan.instances();
     // Each instance needs at least an epoll, an eventfd, a timerfd and a listening socket. Short of
     // those, say so now: further in, Vert.x and Netty meet the limit in places that log stack traces
     // (the hosts file, a bind's promise) before any clear error could be given.
@@ -231,40 +211,38 @@ public final class ServiceRuntime {
       return;
     }
     acceptErrors = new AcceptErrorHandler(descriptor.name(), connections::open);
-    port = inherited.isEmpty() ? common.port() : inherited.port();
-    if (mode == ScalingMode.SHARED) {
+    int asked = plan.port();
+    if (plan.mode() == ScalingMode.SHARED) {
       // One Vert.x shares one socket among its verticles by host and port; port 0 would give each
       // its own random port, so ask for Vert.x's "shared random port" (-1) instead.
-      int requested = port;
-      port = requested == 0 ? -1 : requested;
-      await(deploy(newServiceVertx(instances, 0, inheritedFd(0)), 0, instances), "port " + requested);
-      port = contexts.get(0).actualPort();
-    } else if (pinned != null) {
-      // One after another, in CPU order: the steering program numbers the listeners in bind order.
-      for (int i = 0; i < instances; i++) {
-        Vertx vertx = newServiceVertx(1, i, inheritedFd(i));
-        pinned.pin(vertx, i);
-        await(deploy(vertx, i, 1), "port " + port);
-        port = contexts.get(0).actualPort();
+      await(deploy(newServiceVertx(instances, 0), 0, instances, asked == 0 ? -1 : asked), "port " + asked);
+    } else {
+      // A socket per instance: the first binds alone so that port 0 resolves to one port that the
+      // rest then join. Pinned binds them one after another, in CPU order: the steering program
+      // numbers the listeners in bind order.
+      await(deploy(newServiceVertx(1, 0), 0, 1, asked), "port " + asked);
+      int bound = contexts.get(0).actualPort();
+      List<Future<?>> rest = new ArrayList<>();
+      for (int i = 1; i < instances; i++) {
+        Future<String> deployed = deploy(newServiceVertx(1, i), i, 1, bound);
+        if (plan.pinned() != null) {
+          await(deployed, "port " + bound);
+        } else {
+          rest.add(deployed);
+        }
       }
+      await(Future.all(rest), "port " + bound);
+    }
+    port = contexts.get(0).actualPort();
+    PinnedMode pinned = plan.pinned();
+    if (pinned != null) {
       if (pinned.steer(listeners, port, instances)) {
         pinned.registerMeters(registry, descriptor.name());
       } else {
-        mode = ScalingMode.REUSEPORT;
+        plan = plan.withoutPinning(pinned.failure());
         registry.find("portshare.info").meters().forEach(registry::remove);
         registerInfo();
       }
-    } else {
-      // Each instance binds its own SO_REUSEPORT socket; the first binds alone so that port 0
-      // resolves to one port that the rest then join.
-      Vertx first = newServiceVertx(1, 0, inheritedFd(0));
-      await(deploy(first, 0, 1), "port " + port);
-      port = contexts.get(0).actualPort();
-      List<Future<?>> rest = new ArrayList<>();
-      for (int i = 1; i < instances; i++) {
-        rest.add(deploy(newServiceVertx(1, i, inheritedFd(i)), i, 1));
-      }
-      await(Future.all(rest), "port " + port);
     }
     synchronized (verticles) {
       for (ServiceVerticle v : verticles) {
@@ -302,7 +280,7 @@ public final class ServiceRuntime {
     WarmUp.Result r;
     try {
       r = new WarmUp(warmUpExchange, SocketAddress.inetSocketAddress(port, target), limit, stopRequest)
-          .run(vertxes, mode == ScalingMode.SHARED ? instances : 1,
+          .run(vertxes, plan.mode() == ScalingMode.SHARED ? plan.instances() : 1,
               () -> instancesNow.stream().mapToLong(ServiceContext::warmUpConnections).min().orElse(0));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -331,15 +309,13 @@ public final class ServiceRuntime {
     return r;
   }
 
-  private int inheritedFd(int index) {
-    return inherited.isEmpty() ? -1 : inherited.fd(index);
-  }
-
   /**
    * A Vert.x for the service with {@code eventLoops} loops, numbered from {@code firstLoop} in
-   * metrics; {@code inheritedFd} is the listening socket it serves, or -1 to bind its own.
+   * metrics, serving the plan's inherited socket for that loop or binding its own; pinned to its
+   * CPU when the plan is pinned.
    */
-  private Vertx newServiceVertx(int eventLoops, int firstLoop, int inheritedFd) {
+  private Vertx newServiceVertx(int eventLoops, int firstLoop) {
+    Transport transport = plan.transport();
     Vertx vertx = Vertx.builder()
         .with(new VertxOptions()
             .setEventLoopPoolSize(eventLoops)
@@ -347,18 +323,21 @@ public final class ServiceRuntime {
             .setInternalBlockingPoolSize(Math.max(2, eventLoops))
             .setPreferNativeTransport(transport != Transport.NIO))
         .withTransport(new RuntimeTransport(transport, common.acceptOnEventLoop() && eventLoops == 1, listeners,
-            acceptErrors, connections, firstLoop, inheritedFd))
+            acceptErrors, connections, firstLoop, plan.inheritedFd(firstLoop)))
         .build();
     synchronized (serviceVertx) {
       serviceVertx.add(vertx);
     }
+    if (plan.pinned() != null) {
+      plan.pinned().pin(vertx, firstLoop);
+    }
     return vertx;
   }
 
-  /** Deploys {@code count} instances numbered from {@code firstIndex} on one Vert.x. */
-  private Future<String> deploy(Vertx vertx, int firstIndex, int count) {
+  /** Deploys {@code count} instances numbered from {@code firstIndex} on one Vert.x, listening on {@code listenPort}. */
+  private Future<String> deploy(Vertx vertx, int firstIndex, int count, int listenPort) {
     AtomicInteger next = new AtomicInteger(firstIndex);
-    int listenPort = port;
+    ScalingMode mode = plan.mode();
     return vertx.deployVerticle(() -> {
       int index = next.getAndIncrement();
       ServiceContext ctx = new ServiceContext(descriptor.name(), settings, common, mode, index, listenPort,
@@ -396,9 +375,9 @@ public final class ServiceRuntime {
         .description("What runs: service, version, scaling mode, transport, instances")
         .tag("service", descriptor.name())
         .tag("version", Version.get())
-        .tag("mode", mode.label())
-        .tag("transport", TransportChoice.name(transport))
-        .tag("instances", Integer.toString(instances))
+        .tag("mode", plan.mode().label())
+        .tag("transport", plan.transportName())
+        .tag("instances", Integer.toString(plan.instances()))
         .register(registry);
   }
 
@@ -530,16 +509,19 @@ public final class ServiceRuntime {
     }
   }
 
+  /** What this start runs, and why wherever it is not what the settings asked. */
+  public StartPlan plan() {
+    return plan;
+  }
+
+  /** The scaling mode that runs: the plan's. */
   public ScalingMode mode() {
-    return mode;
+    return plan.mode();
   }
 
+  /** The transport that runs, by name: the plan's. */
   public String transport() {
-    return TransportChoice.name(transport);
-  }
-
-  public int instances() {
-    return instances;
+    return plan.transportName();
   }
 
   /**

@@ -2,6 +2,7 @@ package io.portshare.runtime.launch;
 
 import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.StartPlan;
 import io.portshare.runtime.StopRequest;
 import io.portshare.runtime.Version;
 import io.portshare.runtime.config.ExitCodes;
@@ -122,9 +123,10 @@ public final class Launcher {
     ServiceRuntime runtime = ServiceRuntime.start(descriptor, settings, inherited, stop);
     if (runtime.ready()) {
       long readyMs = (System.nanoTime() - t0) / 1_000_000;
+      StartPlan plan = runtime.plan();
       log.info("portshare {} {} ready in {} ms: mode={} transport={} instances={} port={} admin-port={}; {}",
-          descriptor.name(), Version.get(), readyMs, runtime.mode().label(), runtime.transport(),
-          runtime.instances(), runtime.port(), runtime.adminPort(), runtime.startTimes().describe());
+          descriptor.name(), Version.get(), readyMs, plan.mode().label(), plan.transportName(),
+          plan.instances(), runtime.port(), runtime.adminPort(), runtime.startTimes().describe());
       if (inherited.fromSupervisor()) {
         Handover.reportReady(inherited.supervisor());
       }

@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * thread calls accept(2) and hands the connection over; it is pinned to the same CPU, so that
  * the accept stays CPU-local too.
  *
- * <p>Every step that can be refused is tried first ({@link #prepare}); whatever still fails later
- * falls back to plain reuseport with one WARN line, the threads unpinned again. Never a crash.
+ * <p>Every step that can be refused is tried first ({@link #prepare}: the start's plan then runs
+ * reuseport instead); whatever still fails later falls back to plain reuseport with one WARN line,
+ * the threads unpinned again. Never a crash.
  */
 public final class PinnedMode {
 
@@ -50,32 +51,30 @@ public final class PinnedMode {
     this.cpus = cpus;
   }
 
-  /** The pinned layout for {@code instances}, or null (after one WARN line) when it cannot work here. */
+  /**
+   * The pinned layout for {@code instances}, each step that can be refused tried once; throws, with
+   * the reason in its message, when it cannot work here (a LinkageError where JNA cannot load).
+   */
   public static PinnedMode prepare(Transport transport, int instances) {
-    try {
-      // The listeners' fds come from Listeners and the threads are pinned from inside their loops,
-      // so epoll and io_uring both work; NIO has no Linux socket options to steer with.
-      if (!TransportChoice.isLinuxNative(transport)) {
-        throw new UnsupportedOperationException("it needs a native Linux transport (epoll, io_uring), this runs "
-            + TransportChoice.name(transport));
-      }
-      LinuxLibC libc = LinuxLibC.load();
-      CpuAffinity affinity = new CpuAffinity(libc);
-      int[] allowed = affinity.allowedCpus();
-      if (instances > allowed.length) {
-        throw new UnsupportedOperationException(instances + " instances but only " + allowed.length
-            + " CPUs allowed (" + describe(allowed) + ")");
-      }
-      int[] cpus = Arrays.copyOf(allowed, instances);
-      // Setting the calling thread's mask to what it already is changes nothing but proves the call is allowed.
-      affinity.setCurrentThread(affinity.currentThreadCpus());
-      ReuseportSteering steering = new ReuseportSteering(libc);
-      steering.probe(cpus);
-      return new PinnedMode(affinity, steering, allowed, cpus);
-    } catch (RuntimeException | LinkageError e) {
-      LOG.warn("mode pinned cannot run here: {}; running as reuseport", e.getMessage());
-      return null;
+    // The listeners' fds come from Listeners and the threads are pinned from inside their loops,
+    // so epoll and io_uring both work; NIO has no Linux socket options to steer with.
+    if (!TransportChoice.isLinuxNative(transport)) {
+      throw new UnsupportedOperationException("it needs a native Linux transport (epoll, io_uring), this runs "
+          + TransportChoice.name(transport));
     }
+    LinuxLibC libc = LinuxLibC.load();
+    CpuAffinity affinity = new CpuAffinity(libc);
+    int[] allowed = affinity.allowedCpus();
+    if (instances > allowed.length) {
+      throw new UnsupportedOperationException(instances + " instances but only " + allowed.length
+          + " CPUs allowed (" + describe(allowed) + ")");
+    }
+    int[] cpus = Arrays.copyOf(allowed, instances);
+    // Setting the calling thread's mask to what it already is changes nothing but proves the call is allowed.
+    affinity.setCurrentThread(affinity.currentThreadCpus());
+    ReuseportSteering steering = new ReuseportSteering(libc);
+    steering.probe(cpus);
+    return new PinnedMode(affinity, steering, allowed, cpus);
   }
 
   /** Pins the event loop and acceptor threads of the single-event-loop Vert.x of instance {@code index}. */
@@ -134,6 +133,11 @@ public final class PinnedMode {
           .tag("loop", Integer.toString(i))
           .register(registry);
     }
+  }
+
+  /** Why the mode fell back once prepared (a pin or the steering refused), or null while it holds. */
+  public String failure() {
+    return failure;
   }
 
   private void fail(String why) {

@@ -4,8 +4,6 @@ import io.portshare.runtime.config.TransportSetting;
 import io.portshare.runtime.config.UsageException;
 import io.vertx.core.transport.Transport;
 import java.util.Locale;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Which Netty transport a service runs on, from {@code --transport}.
@@ -22,33 +20,33 @@ import org.slf4j.LoggerFactory;
  */
 public final class TransportChoice {
 
-  private static final Logger LOG = LoggerFactory.getLogger(TransportChoice.class);
-
   private TransportChoice() {}
 
-  public static Transport choose(TransportSetting wanted) {
+  /** The transport that runs, and why it is not the one asked for (null when it is). */
+  public record Chosen(Transport transport, String fallback) {}
+
+  /** The transport {@code wanted} gives here; refused io_uring and missing epoll under auto are fallbacks, not errors. */
+  public static Chosen choose(TransportSetting wanted) {
     switch (wanted) {
       case NIO:
-        return Transport.NIO;
+        return new Chosen(Transport.NIO, null);
       case EPOLL:
         if (!Transport.EPOLL.available()) {
           throw new UsageException("transport epoll is not available here: " + Transport.EPOLL.unavailabilityCause());
         }
-        return Transport.EPOLL;
+        return new Chosen(Transport.EPOLL, null);
       case IO_URING:
         if (Transport.IO_URING.available()) {
-          return Transport.IO_URING;
+          return new Chosen(Transport.IO_URING, null);
         }
         Transport instead = epollOrNio();
-        LOG.warn("transport io_uring is refused here ({}); using {}", why(Transport.IO_URING),
-            name(instead));
-        return instead;
+        return new Chosen(instead, "transport io_uring is refused here (" + why(Transport.IO_URING) + "); using "
+            + name(instead));
       default:
         if (Transport.EPOLL.available()) {
-          return Transport.EPOLL;
+          return new Chosen(Transport.EPOLL, null);
         }
-        LOG.warn("native epoll transport unavailable ({}); using NIO", why(Transport.EPOLL));
-        return Transport.NIO;
+        return new Chosen(Transport.NIO, "native epoll transport unavailable (" + why(Transport.EPOLL) + "); using NIO");
     }
   }
 

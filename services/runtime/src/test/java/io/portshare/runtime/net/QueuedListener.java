@@ -63,7 +63,7 @@ final class QueuedListener implements AutoCloseable {
           yield new QueuedListener(IoUringIoHandler.newFactory(), IoUringServerSocketChannel.class);
         }
         try (LogCapture log = LogCapture.attach()) {
-          assertThat(TransportChoice.name(TransportChoice.choose(TransportSetting.IO_URING))).isEqualTo(IoUringOrFallback.transport());
+          assertThat(TransportChoice.name(TransportChoice.choose(TransportSetting.IO_URING).transport())).isEqualTo(IoUringOrFallback.transport());
           IoUringOrFallback.checkWarnings(log.warningsAndErrors());
         }
         yield on("epoll");

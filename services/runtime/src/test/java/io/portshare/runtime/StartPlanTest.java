@@ -1,0 +1,161 @@
+package io.portshare.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.portshare.examples.hello.HelloService;
+import io.portshare.runtime.config.RuntimeSettings;
+import io.portshare.runtime.config.ScalingMode;
+import io.portshare.runtime.config.Settings;
+import io.portshare.runtime.config.TransportSetting;
+import io.portshare.runtime.config.UsageException;
+import io.portshare.runtime.net.InheritedSockets;
+import io.portshare.runtime.net.PinnedMode;
+import io.portshare.runtime.net.TransportChoice;
+import io.vertx.core.transport.Transport;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The plan a start settles before it binds anything, for machines that answer as told: what runs,
+ * and the reason for each fallback. Starts on the real machine (pinned that holds, inherited
+ * sockets) are ScalingModesTest's, PinnedModeTest's and InheritedSocketsTest's.
+ */
+class StartPlanTest {
+
+  private static RuntimeSettings settings(String... flags) {
+    return RuntimeSettings.of(Settings.resolve(ServiceRuntime.options(new HelloService()), List.of(flags), Map.of()));
+  }
+
+  /** A machine whose transports answer as {@code transports} says and where pinned is refused for {@code refusal}. */
+  private static StartPlan.Machine machine(Function<TransportSetting, TransportChoice.Chosen> transports,
+      Throwable refusal, List<String> asked) {
+    return new StartPlan.Machine() {
+      @Override
+      public TransportChoice.Chosen transport(TransportSetting wanted) {
+        asked.add("transport " + wanted.label());
+        return transports.apply(wanted);
+      }
+
+      @Override
+      public PinnedMode pinned(Transport transport, int instances) {
+        asked.add("pinned " + TransportChoice.name(transport) + " x" + instances);
+        if (refusal instanceof RuntimeException e) {
+          throw e;
+        }
+        throw (Error) refusal;
+      }
+    };
+  }
+
+  private static TransportChoice.Chosen epoll(TransportSetting wanted) {
+    return new TransportChoice.Chosen(Transport.EPOLL, null);
+  }
+
+  @Test
+  void whatIsAskedForRunsWhereTheMachineHasIt() {
+    List<String> asked = new ArrayList<>();
+    StartPlan plan = StartPlan.settle(settings("--mode", "shared", "--instances", "3", "--port", "0"),
+        InheritedSockets.none(), machine(StartPlanTest::epoll, new AssertionError("not asked"), asked));
+
+    assertThat(plan.mode()).isEqualTo(ScalingMode.SHARED);
+    assertThat(plan.transport()).isEqualTo(Transport.EPOLL);
+    assertThat(plan.transportName()).isEqualTo("epoll");
+    assertThat(plan.instances()).isEqualTo(3);
+    assertThat(plan.port()).isZero();
+    assertThat(plan.pinned()).isNull();
+    assertThat(plan.fallbacks()).isEmpty();
+    assertThat(plan.inheritedFd(0)).isEqualTo(-1);
+    assertThat(asked).containsExactly("transport auto");
+  }
+
+  @Test
+  void aRefusedTransportIsAFallbackWithItsReason() {
+    String why = "transport io_uring is refused here (Operation not permitted); using epoll";
+    StartPlan plan = StartPlan.settle(settings("--transport", "io_uring", "--port", "9555"), InheritedSockets.none(),
+        machine(w -> new TransportChoice.Chosen(Transport.EPOLL, why), new AssertionError("not asked"),
+            new ArrayList<>()));
+
+    assertThat(plan.mode()).isEqualTo(ScalingMode.REUSEPORT);
+    assertThat(plan.transport()).isEqualTo(Transport.EPOLL);
+    assertThat(plan.port()).isEqualTo(9555);
+    assertThat(plan.fallbacks()).containsExactly(why);
+  }
+
+  @Test
+  void pinnedRefusedByTheMachineRunsAsReuseportAndSaysWhy() {
+    List<String> asked = new ArrayList<>();
+    StartPlan plan = StartPlan.settle(settings("--mode", "pinned", "--instances", "2"), InheritedSockets.none(),
+        machine(StartPlanTest::epoll, new UnsupportedOperationException("2 instances but only 1 CPUs allowed (0)"),
+            asked));
+
+    assertThat(plan.mode()).isEqualTo(ScalingMode.REUSEPORT);
+    assertThat(plan.pinned()).isNull();
+    assertThat(plan.fallbacks())
+        .containsExactly("mode pinned cannot run here: 2 instances but only 1 CPUs allowed (0); running as reuseport");
+    assertThat(asked).containsExactly("transport auto", "pinned epoll x2");
+  }
+
+  @Test
+  void pinnedWithoutItsNativeLibraryRunsAsReuseport() {
+    StartPlan plan = StartPlan.settle(settings("--mode", "pinned", "--instances", "1"), InheritedSockets.none(),
+        machine(StartPlanTest::epoll, new UnsatisfiedLinkError("Unable to load library 'c'"), new ArrayList<>()));
+
+    assertThat(plan.mode()).isEqualTo(ScalingMode.REUSEPORT);
+    assertThat(plan.fallbacks()).singleElement().asString()
+        .startsWith("mode pinned cannot run here: Unable to load library 'c'");
+  }
+
+  @Test
+  void bothFallbacksAreCarriedInTheOrderTheyWereDecided() {
+    String transportWhy = "native epoll transport unavailable (not Linux); using NIO";
+    StartPlan plan = StartPlan.settle(settings("--mode", "pinned", "--instances", "1"), InheritedSockets.none(),
+        machine(w -> new TransportChoice.Chosen(Transport.NIO, transportWhy),
+            new UnsupportedOperationException("it needs a native Linux transport (epoll, io_uring), this runs nio"),
+            new ArrayList<>()));
+
+    assertThat(plan.transport()).isEqualTo(Transport.NIO);
+    assertThat(plan.mode()).isEqualTo(ScalingMode.REUSEPORT);
+    assertThat(plan.fallbacks()).hasSize(2).first().isEqualTo(transportWhy);
+  }
+
+  @Test
+  void pinnedFailingOnceBoundIsANewPlanAndTheOldOneStands() {
+    StartPlan asked = new StartPlan(ScalingMode.PINNED, Transport.EPOLL, 2, InheritedSockets.none(), 0, null,
+        List.of());
+
+    StartPlan after = asked.withoutPinning("steering connections on port 40000: EPERM");
+
+    assertThat(after.mode()).isEqualTo(ScalingMode.REUSEPORT);
+    assertThat(after.transport()).isEqualTo(Transport.EPOLL);
+    assertThat(after.instances()).isEqualTo(2);
+    assertThat(after.fallbacks())
+        .containsExactly("mode pinned failed (steering connections on port 40000: EPERM); running as reuseport");
+    assertThat(asked.mode()).isEqualTo(ScalingMode.PINNED);
+    assertThat(asked.fallbacks()).isEmpty();
+  }
+
+  @Test
+  void aTransportAskedForByNameAndMissingStopsThePlan() {
+    assertThatThrownBy(() -> StartPlan.settle(settings("--transport", "epoll"), InheritedSockets.none(),
+        machine(w -> {
+          throw new UsageException("transport epoll is not available here: no native library");
+        }, new AssertionError("not asked"), new ArrayList<>())))
+        .isInstanceOf(UsageException.class)
+        .hasMessage("transport epoll is not available here: no native library");
+  }
+
+  @Test
+  void theFallbackListCannotBeChangedAfterwards() {
+    List<String> reasons = new ArrayList<>(List.of("one"));
+    StartPlan plan = new StartPlan(ScalingMode.REUSEPORT, Transport.EPOLL, 1, InheritedSockets.none(), 0, null,
+        reasons);
+    reasons.add("two");
+
+    assertThat(plan.fallbacks()).containsExactly("one");
+    assertThatThrownBy(() -> plan.fallbacks().add("three")).isInstanceOf(UnsupportedOperationException.class);
+  }
+}

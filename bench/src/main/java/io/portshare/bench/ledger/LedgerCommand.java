@@ -7,6 +7,7 @@ import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
+import io.portshare.bench.staticfiles.HttpTools;
 import io.portshare.bench.staticfiles.WarmUpRule;
 import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
@@ -116,14 +117,8 @@ public final class LedgerCommand implements Callable<Integer> {
   @Option(names = "--c-load", defaultValue = "bench/peers/c-echo/rpcload", description = "the C RPC client (default: ${DEFAULT-VALUE})")
   Path cLoad;
 
-  @Option(names = "--wrk", defaultValue = "wrk", description = "the HTTP client (default: ${DEFAULT-VALUE})")
-  String wrk;
-
-  @Option(names = "--nginx", defaultValue = "nginx", description = "(default: ${DEFAULT-VALUE})")
-  String nginx;
-
-  @Option(names = "--nginx-template", defaultValue = "bench/peers/nginx-static.conf.template", description = "(default: ${DEFAULT-VALUE})")
-  Path nginxTemplate;
+  @Mixin
+  HttpTools tools = new HttpTools();
 
   @Mixin
   OutDir reports = new OutDir();
@@ -142,6 +137,7 @@ public final class LedgerCommand implements Callable<Integer> {
     Path site = scratch.resolve("site");
     boolean http = specs.stream().anyMatch(s -> s.kind() == Contender.Kind.HTTP)
         && workloads.stream().anyMatch(w -> w.kind() == Contender.Kind.HTTP);
+    boolean nginxRow = http && specs.stream().anyMatch(s -> s.base().equals(Contenders.HTTP_FLOOR));
     if (http) {
       Contenders.makeSite(site, workloads.stream().filter(w -> w.kind() == Contender.Kind.HTTP).map(Workload::path)
           .distinct().toList(), staticServerJar);
@@ -149,9 +145,9 @@ public final class LedgerCommand implements Callable<Integer> {
     String java = ProcessHandle.current().info().command().orElse("java");
     Contenders.Sources sources = new Contenders.Sources(java, words(serverJvmOptions),
         classpath != null ? classpath : System.getProperty("java.class.path"), rpcServerJar, staticServerJar, cEcho,
-        nginx, nginxTemplate);
+        nginxRow ? tools.nginx() : null, nginxRow ? tools.nginxTemplate() : null);
     Contenders starter = new Contenders(sources, site, scratch, out.resolve("logs"));
-    Load load = new Load(cLoad, wrk, connections);
+    Load load = new Load(cLoad, http ? tools.wrk() : null, connections);
     Ledger.Plan plan = new Ledger.Plan(workloads, rounds, duration, warmup,
         new WarmUpRule(serverWarmup, serverWarmupMax.compareTo(serverWarmup) < 0 ? serverWarmup : serverWarmupMax), syscallPass, allocPass, held, 8);
     Ledger ledger = new Ledger(plan, load, out, System.out);

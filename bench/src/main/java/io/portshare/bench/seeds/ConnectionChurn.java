@@ -1,8 +1,6 @@
 package io.portshare.bench.seeds;
 
-import io.portshare.bench.cpu.CpuTime;
 import io.portshare.bench.results.Cell;
-import io.portshare.bench.results.ClientBound;
 import io.portshare.bench.results.Metric;
 import io.portshare.bench.results.Round;
 import io.portshare.bench.results.Row;
@@ -12,10 +10,8 @@ import io.portshare.bench.staticfiles.Site;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -28,16 +24,10 @@ final class ConnectionChurn {
 
   static final String EPOLL = "static-server epoll";
   static final String IO_URING = "static-server io_uring";
-  static final String NGINX = "nginx";
-  static final String PATH = "index.html";
+  static final String NGINX = HttperfRounds.NGINX;
+  static final String PATH = HttperfRounds.PATH;
 
-  static final List<Metric> METRICS = List.of(
-      new Metric("requestsPerSecond", "requests/s", 1),
-      new Metric("cut", "runs stopped at the time limit", 0),
-      new Metric("errors", "errors", 0),
-      new Metric("replies", "replies", 0),
-      new Metric("serverCpuUsPerRequest", "server CPU µs/request", 1),
-      new Metric("clientCpuUsPerRequest", "httperf CPU µs/request", 1));
+  static final List<Metric> METRICS = HttperfRounds.metrics("requests/s");
 
   private final Lab lab;
 
@@ -70,28 +60,8 @@ final class ConnectionChurn {
         servers.add(uring);
       }
       servers.add(lab.startNginx(NGINX, site, plan.workers(), true, true));
-      for (Peer p : servers) {
-        lab.check(p, site, List.of(PATH));
-      }
-      for (Peer p : servers) {
-        if (!p.name().equals(NGINX)) {
-          lab.warm(p, List.of(PATH));
-        }
-      }
-      Map<String, List<Round>> rounds = new LinkedHashMap<>();
-      servers.forEach(p -> rounds.put(p.name(), new ArrayList<>()));
-      for (int round = 0; round < plan.churnRounds(); round++) {
-        List<Peer> order = new ArrayList<>(servers);
-        if (round % 2 == 1) {
-          Collections.reverse(order);
-        }
-        for (Peer p : order) {
-          Round r = measure(p);
-          rounds.get(p.name()).add(r);
-          lab.log.printf(Locale.ROOT, "  004 round %d  %-24s %8.1f req/s  errors %5d of %d%s%n", round + 1, p.name(),
-              r.value("requestsPerSecond"), r.errors(), plan.churnConnections(), r.clientBound() ? "  client-bound" : "");
-        }
-      }
+      Map<String, List<Round>> rounds = new HttperfRounds(lab, "004", load(), 1)
+          .run(servers, site, plan.churnRounds());
       List<Row> rows = new ArrayList<>();
       for (String name : List.of(EPOLL, IO_URING, NGINX)) {
         if (notes.containsKey(name)) {
@@ -111,24 +81,5 @@ final class ConnectionChurn {
 
   static String column(SeedPlan plan) {
     return plan.churnConnections() + " connections at " + plan.churnRate() + "/s";
-  }
-
-  private Round measure(Peer p) throws IOException, InterruptedException {
-    SeedPlan plan = lab.plan;
-    CpuTime before = p.cpu();
-    Httperf.Run run = new Httperf(plan.httperf(), plan.httperfLimit()).run(List.of(lab.address()), p.port(), "/" + PATH, load());
-    CpuTime server = p.cpu().minus(before);
-    Map<String, Double> v = new LinkedHashMap<>();
-    v.put("requestsPerSecond", run.requestRate());
-    v.put("errors", (double) run.errors());
-    v.put("cut", run.cut() ? 1.0 : 0.0);
-    v.put("replies", (double) run.replies());
-    long replies = run.replies();
-    if (replies > 0) {
-      v.put("serverCpuUsPerRequest", server.seconds() * 1e6 / replies);
-      v.put("clientCpuUsPerRequest", run.clientCpu().seconds() * 1e6 / replies);
-    }
-    boolean clientBound = ClientBound.judge(run.clientCpu().seconds(), server.seconds(), run.wallSeconds(), 1, lab.cpus);
-    return new Round(v, run.errors(), clientBound);
   }
 }

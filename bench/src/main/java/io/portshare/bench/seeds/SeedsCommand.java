@@ -7,6 +7,8 @@ import io.portshare.bench.results.Results;
 import io.portshare.bench.results.Row;
 import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
+import io.portshare.bench.server.ServerArgs;
+import io.portshare.bench.staticfiles.HttpTools;
 import io.portshare.bench.staticfiles.Tools;
 import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
@@ -153,15 +155,11 @@ public final class SeedsCommand implements Callable<Integer> {
       description = "JVM flags of the started servers (default: ${DEFAULT-VALUE})")
   String serverJvmOptions;
 
-  @Option(names = "--server-args", defaultValue = "", description = "more flags for static-server and rpc-server")
-  String serverArgs;
+  @Mixin
+  ServerArgs serverArgs = new ServerArgs();
 
-  @Option(names = "--nginx", description = "the nginx binary (default: nginx on PATH, or /usr/sbin/nginx)")
-  String nginx;
-
-  @Option(names = "--nginx-template", defaultValue = "bench/peers/nginx-static.conf.template",
-      description = "nginx's configuration template (default: ${DEFAULT-VALUE})")
-  Path nginxTemplate;
+  @Mixin
+  HttpTools tools = new HttpTools();
 
   @Option(names = "--c-echo", defaultValue = "bench/peers/c-echo/echo", description = "003: the C echo server (default: ${DEFAULT-VALUE})")
   Path cEcho;
@@ -307,23 +305,16 @@ public final class SeedsCommand implements Callable<Integer> {
         throw new IllegalArgumentException("no C echo server at " + cEcho + "; build it with bench/peers/c-echo/build.sh");
       }
     }
-    String nginxBin = nginx;
-    if (needsStatic) {
-      if (nginxBin == null) {
-        nginxBin = Tools.find("nginx", "/usr/sbin/nginx").orElseThrow(() -> new IllegalArgumentException(
-            "nginx not found on PATH or in /usr/sbin; install nginx-light or give --nginx"));
-      }
-      requireFile("--nginx-template", nginxTemplate, "give --nginx-template");
-    }
-    String wrkBin = needs(chosen, List.of("000", "001", "004"), "wrk", "install wrk (apt-get install wrk)");
+    String nginxBin = needsStatic ? tools.nginx() : null;
+    Path nginxTemplate = needsStatic ? tools.nginxTemplate() : null;
+    // 000 loads with wrk; 001 and 004 warm static-server with it.
+    String wrkBin = chosen.stream().anyMatch(List.of("000", "001", "004")::contains) ? tools.wrk() : null;
     String httperfBin = needs(chosen, List.of("001", "004"), "httperf", "install httperf (apt-get install httperf)");
     needs(chosen, List.of("000", "003"), "systemd-socket-activate", "install systemd (apt-get install systemd)");
     needs(chosen, List.of("002"), "taskset", "install util-linux");
     List<String> jvm = serverJvmOptions.isBlank() ? List.of() : Arrays.asList(serverJvmOptions.trim().split("\\s+"));
     List<String> extra = new ArrayList<>();
-    if (!serverArgs.isBlank()) {
-      extra.addAll(Arrays.asList(serverArgs.trim().split("\\s+")));
-    }
+    extra.addAll(serverArgs.list());
     String java = ProcessHandle.current().info().command().orElse("java");
     return new SeedPlan(chosen, connections, wrkProcesses, sizes, closeDuration, rounds,
         parallel, sessions, httperfRuns, httperfLimit,

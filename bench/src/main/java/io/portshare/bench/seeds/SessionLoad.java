@@ -1,8 +1,6 @@
 package io.portshare.bench.seeds;
 
-import io.portshare.bench.cpu.CpuTime;
 import io.portshare.bench.results.Cell;
-import io.portshare.bench.results.ClientBound;
 import io.portshare.bench.results.Metric;
 import io.portshare.bench.results.Round;
 import io.portshare.bench.results.Row;
@@ -12,10 +10,7 @@ import io.portshare.bench.staticfiles.Site;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -28,15 +23,10 @@ final class SessionLoad {
 
   static final String OLD = "static-server --accept-on-event-loop=false";
   static final String NEW = "static-server --accept-on-event-loop=true";
-  static final String NGINX = "nginx";
-  static final String PATH = "index.html";
+  static final String NGINX = HttperfRounds.NGINX;
+  static final String PATH = HttperfRounds.PATH;
 
-  static final List<Metric> METRICS = List.of(
-      new Metric("requestsPerSecond", "requests/s (httperf request rates added)", 1),
-      new Metric("cut", "runs stopped at the time limit", 0),
-      new Metric("errors", "httperf errors", 0),
-      new Metric("serverCpuUsPerRequest", "server CPU µs/request", 1),
-      new Metric("clientCpuUsPerRequest", "httperf CPU µs/request", 1));
+  static final List<Metric> METRICS = HttperfRounds.metrics("requests/s (httperf request rates added)");
 
   private final Lab lab;
 
@@ -60,25 +50,8 @@ final class SessionLoad {
       servers.add(lab.startStatic(NEW, site, List.of("--instances", w, "--mode", "reuseport",
           "--accept-on-event-loop=true")));
       servers.add(lab.startNginx(NGINX, site, plan.workers(), true, true));
-      for (Peer p : servers) {
-        lab.check(p, site, List.of(PATH));
-      }
-      lab.warm(servers.get(0), List.of(PATH));
-      lab.warm(servers.get(1), List.of(PATH));
-      Map<String, List<Round>> rounds = new LinkedHashMap<>();
-      servers.forEach(p -> rounds.put(p.name(), new ArrayList<>()));
-      for (int round = 0; round < plan.sessionRounds(); round++) {
-        List<Peer> order = new ArrayList<>(servers);
-        if (round % 2 == 1) {
-          Collections.reverse(order);
-        }
-        for (Peer p : order) {
-          Round r = measure(p);
-          rounds.get(p.name()).add(r);
-          lab.log.printf(Locale.ROOT, "  001 round %d  %-44s %9.1f req/s  errors %d%s%n", round + 1, p.name(),
-              r.value("requestsPerSecond"), r.errors(), r.clientBound() ? "  client-bound" : "");
-        }
-      }
+      Map<String, List<Round>> rounds = new HttperfRounds(lab, "001", load(), plan.httperfs())
+          .run(servers, site, plan.sessionRounds());
       List<Row> rows = new ArrayList<>();
       for (Peer p : servers) {
         rows.add(new Row(p.name(), List.of(new Cell(column(plan), rounds.get(p.name())))));
@@ -95,24 +68,5 @@ final class SessionLoad {
 
   static String column(SeedPlan plan) {
     return plan.httperfs() + " x httperf";
-  }
-
-  private Round measure(Peer p) throws IOException, InterruptedException {
-    SeedPlan plan = lab.plan;
-    CpuTime before = p.cpu();
-    Httperf.Run run = new Httperf(plan.httperf(), plan.httperfLimit()).run(lab.addresses(plan.httperfs()), p.port(), "/" + PATH, load());
-    CpuTime server = p.cpu().minus(before);
-    Map<String, Double> v = new LinkedHashMap<>();
-    v.put("requestsPerSecond", run.requestRate());
-    v.put("errors", (double) run.errors());
-    v.put("cut", run.cut() ? 1.0 : 0.0);
-    long replies = run.replies();
-    if (replies > 0) {
-      v.put("serverCpuUsPerRequest", server.seconds() * 1e6 / replies);
-      v.put("clientCpuUsPerRequest", run.clientCpu().seconds() * 1e6 / replies);
-    }
-    boolean clientBound = ClientBound.judge(run.clientCpu().seconds(), server.seconds(), run.wallSeconds(),
-        plan.httperfs(), lab.cpus);
-    return new Round(v, run.errors(), clientBound);
   }
 }

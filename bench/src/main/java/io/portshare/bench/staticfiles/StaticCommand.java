@@ -7,14 +7,13 @@ import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
+import io.portshare.bench.server.ServerArgs;
 import io.portshare.bench.server.ServerJar;
 import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -93,19 +92,11 @@ public final class StaticCommand implements Callable<Integer> {
       description = "nginx's port; its sendfile-off twin NGINX_PORT+1 (default: ${DEFAULT-VALUE})")
   int nginxPort;
 
-  @Option(names = "--server-args", defaultValue = "",
-      description = "more static-server flags, e.g. \"--memory-max 0\" to send small files with sendfile too")
-  String serverArgs;
+  @Mixin
+  ServerArgs serverArgs = new ServerArgs();
 
-  @Option(names = "--nginx", description = "the nginx binary (default: nginx on PATH, or /usr/sbin/nginx)")
-  String nginx;
-
-  @Option(names = "--nginx-template", defaultValue = "bench/peers/nginx-static.conf.template",
-      description = "nginx's configuration template (default: ${DEFAULT-VALUE})")
-  Path nginxTemplate;
-
-  @Option(names = "--wrk", description = "the wrk binary (default: wrk on PATH)")
-  String wrk;
+  @Mixin
+  HttpTools tools = new HttpTools();
 
   @Mixin
   ServerJar server = new ServerJar("static-server");
@@ -169,16 +160,11 @@ public final class StaticCommand implements Callable<Integer> {
           + "; expected 1..65534, clear of --port .. --port+3");
     }
     Path serverJar = server.requireJar();
-    if (!Files.isRegularFile(nginxTemplate)) {
-      throw new IllegalArgumentException("no nginx template at " + nginxTemplate + "; give --nginx-template");
-    }
-    String nginxBin = nginx != null ? nginx : Tools.find("nginx", "/usr/sbin/nginx")
-        .orElseThrow(() -> new IllegalArgumentException("nginx not found on PATH or in /usr/sbin; install nginx-light "
-            + "(apt-get install nginx-light) or give --nginx"));
-    String wrkBin = wrk != null ? wrk : Tools.find("wrk")
-        .orElseThrow(() -> new IllegalArgumentException("wrk not found on PATH; install it (apt-get install wrk) or give --wrk"));
+    Path nginxTemplate = tools.nginxTemplate();
+    String nginxBin = tools.nginx();
+    String wrkBin = tools.wrk();
     Path dirParent = Path.of(System.getProperty("java.io.tmpdir"));
-    List<String> extra = serverArgs.isBlank() ? List.of() : Arrays.asList(serverArgs.trim().split("\\s+"));
+    List<String> extra = serverArgs.list();
     return new StaticPlan(serverJar, server.jvmOptions(), extra, mode, w, port, nginxBin, nginxTemplate, nginxPort,
         new Wrk(wrkBin, threads, connections), paths, kinds, rounds, duration, warmup, maxWarmup(), bigFile, bigRounds, bigFetches,
         dirParent, reports.shared("servers"), ThreadLocalRandom.current().nextInt(2, 255));

@@ -13,7 +13,9 @@
 #   4. WatchdogSec: a service (deploy/systemd-test/StuckLoopService.java, an extension built here
 #      and loaded through the runtime's extension point) runs through 1-3 unharmed, feeding the
 #      watchdog; once its event loop is stuck (it blocks the loop on GET /block) it stops feeding
-#      it, and systemd kills and restarts it.
+#      it, and systemd kills and restarts it;
+#   5. STOPPING=1: a SIGTERM systemd did not send (systemctl kill) turns the unit to deactivating
+#      while the process drains, and it ends inactive with Result=success.
 # Prints one line per check; exit 0 only if every check held. The systemd journal of the run is
 # kept in target/systemd-test/journal.txt.
 # Needs: podman (runc), mmdebstrap (first run; the image is kept in podman, named by its recipe),
@@ -38,7 +40,12 @@ need() {
   done
 }
 
-need podman runc mmdebstrap nsenter curl gcc javac jar
+need podman runc mmdebstrap nsenter curl gcc
+# The JDK that compiles the test's extension: on PATH, else JAVA_HOME's (as the Maven wrapper finds it).
+jdk_bin=""
+command -v javac >/dev/null 2>&1 || jdk_bin="${JAVA_HOME:+$JAVA_HOME/bin/}"
+[ -x "${jdk_bin}javac" ] || command -v "${jdk_bin}javac" >/dev/null 2>&1 \
+  || die "javac not found on PATH or in JAVA_HOME; install a JDK 17 or later (Debian: default-jdk-headless)"
 mkdir -p "$work"
 rm -f "$work"/*.txt "$work"/*.out
 
@@ -79,19 +86,22 @@ rpcload="$root/bench/peers/c-echo/rpcload"
 # (and with it the runtime) on its class path and names its service, so the shared unit's
 # `java -jar /opt/portshare/portshare-%j-server.jar` runs it as portshare-stuck@.service.
 rm -rf "$work/ext" && mkdir -p "$work/ext/classes/META-INF/services"
-javac --release 17 -cp "$rpc_jar" -d "$work/ext/classes" "$root/deploy/systemd-test/StuckLoopService.java" 2>&1 \
+"${jdk_bin}javac" --release 17 -cp "$rpc_jar" -d "$work/ext/classes" "$root/deploy/systemd-test/StuckLoopService.java" 2>&1 \
   || die "the test's extension does not compile against $(basename "$rpc_jar")"
 echo io.portshare.systemdtest.StuckLoopService > "$work/ext/classes/META-INF/services/io.portshare.runtime.ServiceDescriptor"
 printf 'Main-Class: io.portshare.runtime.launch.Launcher\nClass-Path: portshare-rpc-server.jar\nPortshare-Service: stuck\n' \
   > "$work/ext/manifest.txt"
-jar --create --file "$work/ext/portshare-stuck-server.jar" --manifest "$work/ext/manifest.txt" -C "$work/ext/classes" . \
+"${jdk_bin}jar" --create --file "$work/ext/portshare-stuck-server.jar" --manifest "$work/ext/manifest.txt" -C "$work/ext/classes" . \
   || die "jar failed"
 
+load=""; poller=""
 cleanup() {
+  for p in $load $poller; do kill "$p" 2>/dev/null; done
   podman exec "$name" journalctl --no-pager -o short-monotonic > "$work/journal.txt" 2>&1
   podman rm --force --time 0 "$name" >/dev/null 2>&1
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 # systemd as PID 1. CAP_SYS_ADMIN lets it set up the units' sandboxing (DynamicUser, ProtectSystem,
 # PrivateTmp: mount namespaces). LimitNOFILE above the container's hard limit gets that limit
@@ -164,7 +174,7 @@ poller=$!
 t0="$(now_ms)"
 ctr systemctl start portshare-rpc@0.service; rc=$?
 t1="$(now_ms)"
-kill "$poller"; wait "$poller" 2>/dev/null
+kill "$poller"; wait "$poller" 2>/dev/null; poller=""
 after="$(code http://127.0.0.1:9091/health/ready)"
 pid="$(show portshare-rpc@0 MainPID)"
 banner="$(journal _PID="$pid" | grep -F ' ready in ' | head -1)"
@@ -213,7 +223,7 @@ restart_ms=$(( ($(show portshare-rpc@0 ActiveEnterTimestampMonotonic) - $(show p
 sleep 4
 in_net curl -s --max-time 10 http://127.0.0.1:9091/metrics > "$work/metrics-after-restart.txt"
 served="$(awk '/^portshare_rpc_transactions_total/ {s += $2} END {printf "%.0f", s}' "$work/metrics-after-restart.txt")"
-kill -TERM "$load"; wait "$load"; load_rc=$?
+kill -TERM "$load"; wait "$load"; load_rc=$?; load=""
 result="$(grep '^result ' "$work/load.out")"
 errors="$(tr ' ' '\n' <<< "$result" | awk -F= '/^errors_/ {s += $2} END {print s + 0}')"
 transactions="$(tr ' ' '\n' <<< "$result" | sed -n 's/^transactions=//p')"
@@ -290,8 +300,25 @@ else
   fail "portshare-stuck@0 was not restarted within 90 s (NRestarts=$(show portshare-stuck@0 NRestarts), $(show portshare-stuck@0 ActiveState))"
 fi
 
+echo "== 5. STOPPING=1: a drain systemd did not ask for is one it knows of"
+# A SIGTERM from elsewhere (systemctl kill, not stop): the runtime sends STOPPING=1 as it begins to
+# drain, and systemd turns the unit to deactivating (bounded by TimeoutStopSec) instead of finding
+# a running service gone. Its states are read inside the container, every 20 ms.
+p="$(show portshare-stuck@0 MainPID)"
+states="$(ctr sh -c 'systemctl kill --kill-who=main -s TERM portshare-stuck@0.service
+  for i in $(seq 1 150); do systemctl show -p ActiveState -p SubState --value portshare-stuck@0.service | paste -sd" "; sleep 0.02; done' \
+  | uniq | paste -sd, -)"
+r="Result=$(show portshare-stuck@0 Result) ExecMainCode=$(show portshare-stuck@0 ExecMainCode) ExecMainStatus=$(show portshare-stuck@0 ExecMainStatus)"
+if [[ "$states" == *"deactivating stop-sigterm"* ]] && [[ "$states" == *"inactive dead" ]] \
+   && [ "$r" = "Result=success ExecMainCode=1 ExecMainStatus=0" ]; then
+  pass "SIGTERM to pid $p from outside systemd's jobs: states $states; $r"
+else
+  fail "SIGTERM to pid $p from outside systemd's jobs: states $states; $r"
+fi
+
 # The same shared unit, the restart's other phase: its new JVM has not yet installed its signal
 # handlers. (portshare-stuck@0 starts without a warm-up, so this costs no full rpc-server start.)
+ctr systemctl start portshare-stuck@0.service || fail "portshare-stuck@0 did not start again"
 jvm_starting() { true; }
 stop_during portshare-stuck@0 "the new JVM starts" jvm_starting
 

@@ -19,14 +19,7 @@ record Contender(String name, Kind kind, boolean jvm, String java, int port, Ser
 
   /** User and system CPU of the server's processes and their children (nginx's worker) so far. */
   CpuTime cpu() {
-    double user = 0;
-    double system = 0;
-    for (ProcessHandle h : processes.handles()) {
-      CpuTime t = CpuTime.ofTree(h);
-      user += t.userSeconds();
-      system += t.systemSeconds();
-    }
-    return new CpuTime(user, system);
+    return processes.cpu();
   }
 
   /** Every process of the server, children included (nginx's master and worker). */

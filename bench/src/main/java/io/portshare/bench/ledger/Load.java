@@ -1,19 +1,14 @@
 package io.portshare.bench.ledger;
 
 import io.portshare.bench.cpu.CpuTime;
+import io.portshare.bench.load.CLoadTool;
 import io.portshare.bench.staticfiles.Wrk;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The ledger's load: the C reference client ({@code rpcload}, one thread) for RPC and wrk (one
@@ -48,50 +43,19 @@ final class Load {
 
   private Pass rpc(Contender c, Workload w, String host, Duration duration, Duration warmup)
       throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(rpcCommand(w, host, c.port(), duration, warmup))
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    CpuTime before = null;
-    CpuTime after = null;
-    Map<String, String> result = null;
-    List<String> other = new ArrayList<>();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        if (line.equals("measuring")) {
-          before = c.cpu();
-        } else if (line.equals("done")) {
-          after = c.cpu();
-        } else if (line.startsWith("result ")) {
-          result = parse(line);
-        } else {
-          other.add(line);
-        }
-      }
-    } finally {
-      if (!p.waitFor(30, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-      }
-    }
-    if (result == null || before == null || after == null) {
-      throw new IOException("rpcload printed no result (exit " + p.exitValue() + "): " + other);
+    CpuTime[] window = new CpuTime[2];
+    CLoadTool.Output out = CLoadTool.run(rpcCommand(w, host, c.port(), duration, warmup),
+        () -> window[0] = c.cpu(), () -> window[1] = c.cpu());
+    Map<String, String> result = out.result();
+    if (result == null || window[0] == null || window[1] == null) {
+      throw new IOException("rpcload printed no result (exit " + out.exit() + "): " + out.other());
     }
     long tx = Long.parseLong(result.get("transactions"));
     long errors = result.entrySet().stream().filter(e -> e.getKey().startsWith("errors_"))
         .mapToLong(e -> Long.parseLong(e.getValue())).sum();
     double client = Double.parseDouble(result.get("cpu_user_seconds")) + Double.parseDouble(result.get("cpu_system_seconds"));
-    return new Pass(tx, tx / w.perConnection(), Double.parseDouble(result.get("seconds")), after.minus(before), client,
+    return new Pass(tx, tx / w.perConnection(), Double.parseDouble(result.get("seconds")), window[1].minus(window[0]), client,
         errors);
-  }
-
-  static Map<String, String> parse(String line) {
-    Map<String, String> m = new HashMap<>();
-    for (String kv : line.substring("result ".length()).trim().split("\\s+")) {
-      int eq = kv.indexOf('=');
-      if (eq > 0) {
-        m.put(kv.substring(0, eq), kv.substring(eq + 1));
-      }
-    }
-    return m;
   }
 
   private Pass http(Contender c, Workload w, String host, Duration duration, Duration warmup)

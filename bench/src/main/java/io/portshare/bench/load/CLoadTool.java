@@ -60,20 +60,41 @@ public final class CLoadTool implements LoadEngine {
     if (spec.openLoop()) {
       throw new IllegalArgumentException("the C load tool runs closed loops only; an open loop (--rate) needs --engine java");
     }
-    Process p = null;
+    double[] window = {Double.NaN, Double.NaN};
     try {
-      p = new ProcessBuilder(command(spec)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-      double server0 = Double.NaN;
-      double server1 = Double.NaN;
+      Output out = run(command(spec), () -> window[0] = server.seconds(), () -> window[1] = server.seconds());
+      if (out.result() == null) {
+        throw new IllegalStateException("the C load tool printed no result (exit " + out.exit() + "): " + out.other());
+      }
+      return measurement(out.result(), window[1] - window[0], spec.eventLoops());
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot run the C load tool " + binary + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  /** What rpcload printed: its result line's keys and values (null without one), its other lines, its exit. */
+  public record Output(Map<String, String> result, List<String> other, int exit) {}
+
+  /**
+   * Runs rpcload's {@code command} to its end, calling {@code measuring} and {@code done} as it
+   * prints those marks: the measured window's edges, where the caller reads the server's CPU.
+   */
+  public static Output run(List<String> command, Runnable measuring, Runnable done)
+      throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    try {
       Map<String, String> result = null;
       List<String> other = new ArrayList<>();
       try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
         String line;
         while ((line = r.readLine()) != null) {
           if (line.equals("measuring")) {
-            server0 = server.seconds();
+            measuring.run();
           } else if (line.equals("done")) {
-            server1 = server.seconds();
+            done.run();
           } else if (line.startsWith("result ")) {
             result = parse(line);
           } else {
@@ -82,19 +103,11 @@ public final class CLoadTool implements LoadEngine {
         }
       }
       if (!p.waitFor(30, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("the C load tool did not exit");
+        throw new IOException("it did not exit 30 s after its output ended");
       }
-      if (result == null) {
-        throw new IllegalStateException("the C load tool printed no result (exit " + p.exitValue() + "): " + other);
-      }
-      return measurement(result, server1 - server0, spec.eventLoops());
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot run the C load tool " + binary + ": " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
+      return new Output(result, other, p.exitValue());
     } finally {
-      if (p != null && p.isAlive()) {
+      if (p.isAlive()) {
         p.destroyForcibly();
       }
     }

@@ -1,5 +1,6 @@
 package io.portshare.bench.server;
 
+import io.portshare.bench.cpu.CpuTime;
 import io.portshare.kit.AdminPort;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -168,6 +169,18 @@ public final class ServerProcesses implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** User and system CPU of the started processes and their children (nginx's workers) so far. */
+  public CpuTime cpu() {
+    double user = 0;
+    double system = 0;
+    for (ProcessHandle h : handles()) {
+      CpuTime t = CpuTime.ofTree(h);
+      user += t.userSeconds();
+      system += t.systemSeconds();
+    }
+    return new CpuTime(user, system);
   }
 
   /** The started processes, e.g. to read their CPU time from {@code /proc}. */

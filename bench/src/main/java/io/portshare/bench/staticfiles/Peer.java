@@ -44,14 +44,7 @@ public record Peer(String name, int port, ServerProcesses processes) implements 
 
   /** CPU time of the server's processes and their children (nginx's workers) so far. */
   public CpuTime cpu() {
-    double user = 0;
-    double system = 0;
-    for (ProcessHandle h : processes.handles()) {
-      CpuTime t = CpuTime.ofTree(h);
-      user += t.userSeconds();
-      system += t.systemSeconds();
-    }
-    return new CpuTime(user, system);
+    return processes.cpu();
   }
 
   @Override

@@ -10,33 +10,43 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What the kernel sees per accepted connection, on the close path: the service under
- * {@code strace -e trace=setsockopt} sets TCP_NODELAY once per accepted socket and none of the
- * options Vert.x would otherwise set to a new socket's own state (TCP_QUICKACK, TCP_CORK,
- * SO_KEEPALIVE off): four setsockopt(2) fewer per connection.
+ * What the kernel sees per accepted connection, on the close path, under {@code strace}: the
+ * service sets TCP_NODELAY once per accepted socket and none of the options Vert.x would otherwise
+ * set to a new socket's own state (TCP_QUICKACK, TCP_CORK, SO_KEEPALIVE off): four setsockopt(2)
+ * fewer per connection. It enters epoll with its final interest in one {@code EPOLL_CTL_ADD} and
+ * no {@code EPOLL_CTL_MOD}, and close(2) alone takes it out of epoll (no {@code EPOLL_CTL_DEL}); its
+ * local address and SO_LINGER are never asked for, and its send buffer size only for the first
+ * connection (Netty's channel asks for all three per connection).
  */
 class AcceptedSocketSyscallTest {
 
   private static final int CONNECTIONS = 20;
+  /** {@code 4045  epoll_ctl(76, EPOLL_CTL_ADD, 79, {events=EPOLLIN|EPOLLRDHUP, ...}) = 0}: a connection's. */
+  private static final Pattern ADDED_CONNECTION = Pattern.compile("EPOLL_CTL_ADD, (\\d+), \\{events=[^}]*EPOLLRDHUP");
+  private static final Pattern DELETED = Pattern.compile("EPOLL_CTL_DEL, (\\d+),");
 
   @TempDir
   static Path tmp;
 
   @Test
-  void eachAcceptedSocketGetsOneSetsockopt() throws Exception {
+  void eachAcceptedSocketCostsOneSetsockoptAndOneEpollCtl() throws Exception {
     Ci.require(Transport.EPOLL.available(), "native epoll (Linux)");
     String strace = SendfileSyscallTest.StraceProbe.unavailable();
     Ci.require(strace == null, "strace cannot run here (" + strace + "); .ci/run installs it");
     Path root = Files.createDirectories(tmp.resolve("root"));
     Files.writeString(root.resolve("a.txt"), "a\n");
-    Path out = tmp.resolve("setsockopt.trace");
+    Path out = tmp.resolve("accepted.trace");
     try (ServiceProcess p = ServiceProcess.launchUnder(List.of("strace", "-f", "--seccomp-bpf", "-e",
-        "trace=setsockopt", "-e", "signal=none", "-o", out.toString()), Map.of(), "--service", "static",
+        "trace=setsockopt,getsockopt,getsockname,epoll_ctl", "-e", "signal=none", "-o", out.toString()), Map.of(), "--service", "static",
         "--port", "0", "--admin-port", "0", "--instances", "1", "--host", "127.0.0.1", "--warmup", "0s",
         "--root", root.toString())) {
       p.awaitReady(Duration.ofSeconds(120));
@@ -51,6 +61,24 @@ class AcceptedSocketSyscallTest {
       assertThat(during).as("setsockopt(2) while serving:\n%s", during)
           .doesNotContain("TCP_QUICKACK").doesNotContain("TCP_CORK").doesNotContain("SO_KEEPALIVE");
       assertThat(during.lines().filter(l -> l.contains("TCP_NODELAY"))).as(during).hasSize(CONNECTIONS);
+      assertThat(during.lines().filter(l -> l.contains("EPOLL_CTL_ADD"))).as(during).hasSize(CONNECTIONS);
+      assertThat(during).as(during).doesNotContain("EPOLL_CTL_MOD").doesNotContain("SO_LINGER");
+      // The listeners leave epoll by EPOLL_CTL_DEL as the service stops; a connection (added with EPOLLRDHUP) never.
+      Set<String> connections = fds(ADDED_CONNECTION, during);
+      assertThat(connections).as(during).isNotEmpty();
+      assertThat(fds(DELETED, during)).as(during).doesNotContainAnyElementsOf(connections);
+      assertThat(during.lines().filter(l -> l.contains("SO_SNDBUF"))).as(during).hasSizeLessThanOrEqualTo(1);
+      // One getsockname(2) per socket is left: Netty's socket object asks whether it is IPv6 as it is made.
+      assertThat(during.lines().filter(l -> l.contains("getsockname("))).as(during).hasSize(CONNECTIONS);
     }
+  }
+
+  private static Set<String> fds(Pattern call, String trace) {
+    Set<String> fds = new HashSet<>();
+    Matcher m = call.matcher(trace);
+    while (m.find()) {
+      fds.add(m.group(1));
+    }
+    return fds;
   }
 }

@@ -27,11 +27,12 @@ final class InheritedListener {
   private InheritedListener() {}
 
   /**
-   * The channel takes {@code fd} over: closing it leaves this process without the socket, while its
-   * holder (systemd, the supervisor) keeps its own descriptor of it for a successor.
+   * The channel ({@link EpollListener} when {@code own}, else Netty's) takes {@code fd} over:
+   * closing it leaves this process without the socket, while its holder (systemd, the supervisor)
+   * keeps its own descriptor of it for a successor.
    */
-  static ServerChannel open(int fd) {
-    EpollServerSocketChannel channel = new EpollServerSocketChannel(fd);
+  static ServerChannel open(int fd, boolean own) {
+    ServerChannel channel = own ? new EpollListener(fd) : new EpollServerSocketChannel(fd);
     channel.attr(INHERITED).set(Boolean.TRUE);
     return channel;
   }

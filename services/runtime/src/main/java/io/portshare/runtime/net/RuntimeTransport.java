@@ -10,6 +10,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.InternetProtocolFamily;
@@ -20,6 +21,7 @@ import io.vertx.core.net.ClientOptionsBase;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.transport.Transport;
 import java.net.SocketAddress;
+import java.util.Map;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -43,7 +45,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>On io_uring, {@code sendFile} stays zero-copy: Vert.x 5.0.7 declares that transport without
  *       file regions and would copy every file through 8 KiB heap chunks, while Netty's io_uring
  *       channel sends a {@code DefaultFileRegion} with {@code splice(2)} where the kernel has it.
+ *   <li>On epoll, listeners are {@link EpollListener}s and their connections {@link AcceptedEpollChannel}s
+ *       (Netty's own channels where a server asks for an option those do not serve): no
+ *       getsockname(2) for the local address, no getsockopt(2) for SO_SNDBUF and SO_LINGER and no
+ *       EPOLL_CTL_DEL per connection.
  *   <li>Accepted sockets get only the options that change something ({@link AcceptedSocketOptions}).
+ *   <li>On epoll, each channel's changes of interest reach epoll once per turn of its loop
+ *       ({@link CoalescingEpollIoHandler}): an accepted connection enters epoll in one epoll_ctl(2).
  *   <li>An epoll listener takes every connection waiting in its queue in one turn of its event
  *       loop, up to a bound, rather than Netty's one ({@link AcceptsPerTurn}).
  *   <li>With an {@code inheritedFd}, the first server socket Vert.x asks for is that inherited
@@ -61,7 +69,7 @@ public final class RuntimeTransport implements Transport {
     this.delegate = delegate;
     this.spi = new Spi(delegate.implementation(), acceptOnEventLoop, listeners, acceptErrors, connections,
         firstLoop, inheritedFd, delegate == Transport.IO_URING && IoUring.isSpliceSupported(),
-        delegate == Transport.EPOLL, delegate == Transport.EPOLL);
+        delegate == Transport.EPOLL);
   }
 
   @Override
@@ -94,19 +102,21 @@ public final class RuntimeTransport implements Transport {
     private final int firstLoop;
     private final AtomicInteger inheritedFd;
     private final boolean spliceFileRegions;
-    /** Netty's epoll socket channel turns TCP_NODELAY on as it is created. */
     private final boolean nettySetsNoDelay;
-    /** Netty's epoll listener accepts one connection per turn unless given {@link AcceptsPerTurn}. */
-    private final boolean acceptsOnePerTurn;
+    /** On epoll: the runtime's own event loops and channels ({@link CoalescingEpollIoHandler}). */
+    private final boolean epoll;
     private volatile EventLoopGroup ioGroup;
+    /** For the listener Vert.x asks for next on this thread: served by {@link EpollListener}? */
+    private final ThreadLocal<Boolean> ownChannels = new ThreadLocal<>();
 
     Spi(io.vertx.core.spi.transport.Transport delegate, boolean acceptOnEventLoop, Listeners listeners,
         AcceptErrorHandler acceptErrors, Connections connections, int firstLoop, int inheritedFd,
-        boolean spliceFileRegions, boolean nettySetsNoDelay, boolean acceptsOnePerTurn) {
+        boolean spliceFileRegions, boolean epoll) {
       this.delegate = delegate;
-      this.acceptsOnePerTurn = acceptsOnePerTurn;
+      this.epoll = epoll;
       this.spliceFileRegions = spliceFileRegions;
-      this.nettySetsNoDelay = nettySetsNoDelay;
+      // Netty's epoll socket channel turns TCP_NODELAY on as it is created.
+      this.nettySetsNoDelay = epoll;
       this.acceptOnEventLoop = acceptOnEventLoop;
       this.listeners = listeners;
       this.acceptErrors = acceptErrors;
@@ -135,6 +145,21 @@ public final class RuntimeTransport implements Transport {
       }
     }
 
+    /** True when every option of {@code bootstrap} is one {@link EpollListener} and its connections serve. */
+    private static boolean ownChannelsServe(ServerBootstrap bootstrap) {
+      for (Map.Entry<ChannelOption<?>, Object> e : bootstrap.config().options().entrySet()) {
+        if (!EpollListener.serves(e.getKey(), e.getValue())) {
+          return false;
+        }
+      }
+      for (Map.Entry<ChannelOption<?>, Object> e : bootstrap.config().childOptions().entrySet()) {
+        if (!AcceptedEpollChannel.serves(e.getKey(), e.getValue())) {
+          return false;
+        }
+      }
+      return true;
+    }
+
     /** The runtime's number of {@code loop}: its place in this Vert.x's group, after {@code firstLoop}. */
     private int number(EventLoop loop) {
       int i = 0;
@@ -154,7 +179,9 @@ public final class RuntimeTransport implements Transport {
         // Vert.x shuts both groups down on close; Netty's shutdownGracefully is idempotent.
         return ioGroup;
       }
-      EventLoopGroup group = delegate.eventLoopGroup(type, nThreads, threadFactory, ioRatio);
+      // Vert.x's own transports build their groups on their own handler factory, not on ioHandlerFactory().
+      EventLoopGroup group = epoll ? new MultiThreadIoEventLoopGroup(nThreads, threadFactory, ioHandlerFactory())
+          : delegate.eventLoopGroup(type, nThreads, threadFactory, ioRatio);
       if (type == IO_EVENT_LOOP_GROUP) {
         ioGroup = group;
       }
@@ -193,7 +220,7 @@ public final class RuntimeTransport implements Transport {
 
     @Override
     public IoHandlerFactory ioHandlerFactory() {
-      return delegate.ioHandlerFactory();
+      return epoll ? CoalescingEpollIoHandler.factory(delegate.ioHandlerFactory()) : delegate.ioHandlerFactory();
     }
 
     @Override
@@ -215,7 +242,12 @@ public final class RuntimeTransport implements Transport {
     public ChannelFactory<? extends ServerChannel> serverChannelFactory(boolean domainSocket) {
       // Handed out once: the inherited socket is the service port's, the first server Vert.x binds.
       int fd = domainSocket ? -1 : inheritedFd.getAndSet(-1);
-      return fd < 0 ? delegate.serverChannelFactory(domainSocket) : () -> InheritedListener.open(fd);
+      boolean own = !domainSocket && Boolean.TRUE.equals(ownChannels.get());
+      ownChannels.remove();
+      if (fd >= 0) {
+        return () -> InheritedListener.open(fd, own);
+      }
+      return own ? EpollListener::new : delegate.serverChannelFactory(domainSocket);
     }
 
     @Override
@@ -234,9 +266,12 @@ public final class RuntimeTransport implements Transport {
       AcceptedSocketOptions.trim(bootstrap, nettySetsNoDelay);
       // Vert.x has set its child handler by now: Counting wraps it.
       bootstrap.childHandler(new Counting(bootstrap.config().childHandler()));
-      if (acceptsOnePerTurn) {
+      // Netty's epoll listener accepts one connection per turn unless given AcceptsPerTurn.
+      if (epoll) {
         bootstrap.option(ChannelOption.RCVBUF_ALLOCATOR, AcceptsPerTurn.allocator());
       }
+      // Vert.x configures a bootstrap and then, on the same thread, asks for its listener's factory.
+      ownChannels.set(epoll && !domainSocket && ownChannelsServe(bootstrap));
       // ServerBootstrap puts this handler before its acceptor, so AcceptErrorHandler sees accept
       // errors first.
       bootstrap.handler(new ChannelInitializer<ServerChannel>() {

@@ -3,12 +3,15 @@
 # cgroups, sockets and answers), each compared with what the rendered manifest asks for.
 # Run by deploy/k8s-local.sh with WORK (its dev.yaml, bench-pod.yaml) and SERVICES (the Deployments
 # dev.yaml renders) set, the pods of k8s/overlays/dev playing. Every service gets the container and
-# stop checks; static-server, rpc-server and the bench Job also get their own answers checked.
+# stop checks; static-server, rpc-server and the bench Job also get their own answers checked; a
+# Prometheus scrapes every pod from before the bench until the stops, then is asked every query of
+# the dashboard and every alert expression (MonitoringCheck, as MonitoringTest does).
 # Prints one line per check; exit 0 only if every check held.
 # CONNECTIONS (default 10000) keep-alive connections are held against static-server.
 set -uo pipefail
 
 . "$(dirname "$0")/lib.sh"
+root="$portshare_root"
 work="$WORK"
 services="$SERVICES"
 connections="${CONNECTIONS:-10000}"
@@ -143,7 +146,7 @@ check_bench() {
     fail "bench printed no table (log: $work/bench.log)"
   fi
   # The volume mounted at /results, read from outside the pod as a cluster's volume would be.
-  local volume dir
+  local volume dir results
   volume="$(yq -r '.spec.containers[0].volumeMounts[] | select(.mountPath == "/results") | .name' "$work/bench-pod.yaml")"
   dir="$(podman volume inspect --format '{{.Mountpoint}}' "$volume" 2>/dev/null)"
   if [ -n "$dir" ] && [ -s "$(find "$dir" -name table.txt | head -1)" ]; then
@@ -151,12 +154,79 @@ check_bench() {
   else
     fail "no bench report in the pod's volume mounted at /results"
   fi
+  # The server's CPU per transaction, read from the rpc-server pod's /metrics: in every round of every cell.
+  results="$(find "${dir:-/nonexistent}" -name results.json 2>/dev/null | head -1)"
+  if [ -n "$results" ] && yq -e '[.tables[].rows[].cells[].rounds[] | .values.server_cpu_us // 0]
+        | length > 0 and all(. > 0)' "$results" >/dev/null; then
+    pass "bench server CPU us/transaction in every cell ($(yq -r '.meta.CPU' "$results")):" \
+      "$(yq -r '[.tables[].rows[].cells[] | "\(.column) \(.summary.server_cpu_us.median * 10 | round / 10)"] | join(", ")' "$results")"
+  else
+    fail "bench server CPU column not filled (results: ${results:-none}; log: $work/bench.log)"
+  fi
+}
+
+# Debian's prometheus scraping every pod's metrics as the pod's prometheus.io annotations say, one
+# job per Deployment (as the ServiceMonitor names jobs after Services), with the alert rules loaded.
+prometheus_port=""
+start_prometheus() {
+  local s p
+  for p in $(seq 19190 19290); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { prometheus_port=$p; break; }
+  done
+  mkdir -p "$work/prometheus"
+  rm -rf "$work/prometheus/data"
+  {
+    printf 'global:\n  scrape_interval: 2s\n  scrape_timeout: 2s\n  evaluation_interval: 2s\n'
+    printf 'rule_files:\n  - %s\n' "$root/deploy/prometheus/portshare-rules.yml"
+    printf 'scrape_configs:\n'
+    for s in $services; do
+      printf '  - job_name: %s\n    metrics_path: %s\n    static_configs:\n      - targets: ["%s:%s"]\n' "$s" \
+        "$(spec_annotation "$s" prometheus.io/path)" "$(ip_of "$s")" "$(spec_annotation "$s" prometheus.io/port)"
+    done
+  } > "$work/prometheus/prometheus.yml"
+  prometheus --config.file="$work/prometheus/prometheus.yml" --storage.tsdb.path="$work/prometheus/data" \
+    --web.listen-address="127.0.0.1:$prometheus_port" > "$work/prometheus/prometheus.log" 2>&1 &
+  prometheus_pid=$!
+  for _ in $(seq 1 60); do
+    curl -fsS -o /dev/null --max-time 1 "http://127.0.0.1:$prometheus_port/-/ready" 2>/dev/null && {
+      echo "      prometheus on 127.0.0.1:$prometheus_port scrapes $(echo $services | tr ' ' ',')"; return 0; }
+    sleep 0.5
+  done
+  fail "prometheus did not start (log: $work/prometheus/prometheus.log)"
+}
+stop_prometheus() {
+  [ -n "${prometheus_pid:-}" ] && kill "$prometheus_pid" 2>/dev/null && wait "$prometheus_pid" 2>/dev/null
+  prometheus_pid=""
+}
+trap stop_prometheus EXIT
+spec_annotation() {
+  yq -r --arg d "$1" --arg a "$2" \
+    'select(.kind == "Deployment" and .metadata.name == $d) | .spec.template.metadata.annotations[$a]' "$work/dev.yaml"
+}
+
+# Every panel's query and every alert expression, asked of that Prometheus after the bench's and the
+# connections' traffic: each query returns data, each rule parses, reads series that exist and
+# evaluates with health ok.
+check_monitoring() {
+  echo "== monitoring: prometheus asked every dashboard query and alert rule"
+  if [ -z "${prometheus_pid:-}" ]; then
+    fail "no prometheus"; return
+  fi
+  if java -cp "$(portshare_jar services/system-tests)" io.portshare.monitoring.MonitoringCheck \
+       "http://127.0.0.1:$prometheus_port" "$root" $services > "$work/monitoring.log" 2>&1; then
+    sed 's/^/      /' "$work/monitoring.log"
+    pass "every dashboard query returns data, every alert rule evaluates (prometheus $(prometheus --version 2>&1 | awk 'NR == 1 {print $3}'))"
+  else
+    sed 's/^/      /' "$work/monitoring.log"
+    fail "dashboard queries or alert rules against the pods (log: $work/monitoring.log)"
+  fi
+  stop_prometheus
 }
 
 # Many keep-alive connections against the static-server container from several 127.0.0.x sources
 # inside its network namespace (clients outside its cgroup): no OOM kill, every connection answers.
 check_connections() {
-  local s=static-server pid infra before after held=0 checked=0 per=2500 n i jar
+  local s=static-server pid infra before after held=0 checked=0 per=2500 n i jar holders=""
   jar="$(portshare_jar services/system-tests)"
   pid="$(pid_of $s)"
   infra="$(podman pod inspect --format '{{.InfraContainerID}}' "$s-pod-0")"
@@ -172,6 +242,7 @@ check_connections() {
     nsenter -t "$infra" -n java -Xmx128m -cp "$jar" io.portshare.soak.Holder 8080 "127.0.0.$((i + 1))" \
       "$(( i < n ? per : connections - per * (n - 1) ))" http /hello.txt \
       < "$work/holders/in-$i" > "$work/holders/out-$i" 2>&1 &
+    holders="$holders $!"
     exec {fd}>"$work/holders/in-$i"; eval "holder_fd_$i=$fd"
   done
   for i in $(seq 1 "$n"); do
@@ -187,7 +258,8 @@ check_connections() {
   local open
   open="$(curl -s --max-time 5 "http://$(ip_of $s):8081/metrics" | awk '/^portshare_connections_open/ {print int($2)}')"
   for i in $(seq 1 "$n"); do eval "exec {holder_fd_$i}>&-"; done
-  wait
+  # The holders only: prometheus runs in the background until the monitoring check.
+  wait $holders
   expect "$s connections held, then answered again" "$connections $connections" "$held $checked"
   expect "$s open connections per /metrics" "$connections" "$open"
   expect "$s still running, not OOM-killed" "true false" \
@@ -224,10 +296,12 @@ check_stop() {
 
 for s in $services; do check_container "$s"; done
 echo "== answers"
+start_prometheus
 check_static_site
 check_rpc_echo
 check_bench
 check_connections
+check_monitoring
 echo "== stop"
 for s in $services; do check_stop "$s"; done
 

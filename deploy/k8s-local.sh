@@ -7,12 +7,16 @@
 #   3. the image of every service the dev overlay renders (each Deployment's, so a service that
 #      deploy/new-service.sh added to k8s/base is one of them) and the bench Job's, built on that
 #      base by Jib, offline, and loaded;
-#   4. the dev overlay played with `podman kube play`.
+#   4. the dev overlay played with `podman kube play`;
+#   local-test then checks the running pods (deploy/k8s-local-checks.sh): among the checks, the bench
+#   Job's pod against rpc-server, and Debian's prometheus scraping the pods, asked every dashboard
+#   query and alert expression.
 # The images keep their names (portshare-SERVICE:VERSION resolve to the loaded localhost/ images),
 # so the manifests are played exactly as rendered. podman plays Pods and Deployments (one pod
 # each) with their ConfigMaps; it ignores Services, the HPA, PodDisruptionBudgets and
 # NetworkPolicies (see k8s/README.md for what this run proves and what only a cluster can).
-# Needs: podman (runc), mmdebstrap (first run), kubectl 1.30+, yq (the jq wrapper), curl, nsenter.
+# Needs: podman (runc), mmdebstrap (first run), kubectl 1.30+, yq (the jq wrapper), curl, nsenter;
+# local-test also java and prometheus.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -26,7 +30,7 @@ die() { echo "k8s local: $*" >&2; exit 1; }
 
 need() {
   for c in "$@"; do
-    command -v "$c" >/dev/null 2>&1 || die "$c not found; install it (Debian: apt-get install podman runc catatonit mmdebstrap yq curl util-linux; kubectl 1.30+)"
+    command -v "$c" >/dev/null 2>&1 || die "$c not found; install it (Debian: apt-get install podman runc catatonit mmdebstrap yq curl util-linux prometheus; kubectl 1.30+)"
   done
 }
 
@@ -110,11 +114,14 @@ render() {
 }
 
 # podman plays Pods, not Jobs: the bench Job's pod template becomes a Pod of the same spec. The
-# Service name it targets resolves, as a cluster's DNS would, to the rpc-server pod (RPC_IP).
+# names of the bench overlay's Services (all select the one rpc-server pod) resolve, as a cluster's
+# DNS would, to the rpc-server pod (RPC_IP): the headless one the Job targets and reads /metrics at
+# resolves so in a cluster too; podman has no kube-proxy for the other.
 render_bench() {
-  yq -y --arg ip "$1" 'select(.kind == "Job") | {apiVersion: "v1", kind: "Pod",
+  yq -y --arg ip "$1" --arg names "$(yq -r 'select(.kind == "Service") | .metadata.name' "$work/bench.yaml" | paste -sd ' ')" \
+    'select(.kind == "Job") | {apiVersion: "v1", kind: "Pod",
         metadata: {name: .metadata.name, labels: .spec.template.metadata.labels},
-        spec: (.spec.template.spec + {hostAliases: [{ip: $ip, hostnames: ["rpc-server"]}]})}' \
+        spec: (.spec.template.spec + {hostAliases: [{ip: $ip, hostnames: ($names | split(" "))}]})}' \
     "$work/bench.yaml" > "$work/bench-pod.yaml"
 }
 
@@ -190,6 +197,7 @@ print_addresses() {
 case "${1:-}" in
   local) up; print_addresses ;;
   local-test)
+    need java prometheus
     trap 'down' EXIT
     up
     WORK="$work" SERVICES="$(services)" bash "$root/deploy/k8s-local-checks.sh"

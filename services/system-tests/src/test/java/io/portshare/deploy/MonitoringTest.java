@@ -1,53 +1,41 @@
 package io.portshare.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.portshare.kit.Ci;
 import io.portshare.kit.RpcWire;
 import io.portshare.kit.ServiceProcess;
+import io.portshare.monitoring.MonitoringCheck;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 
 /**
  * The operator's side of the metrics, checked for real: the alert rules pass {@code promtool check
- * rules} and their unit tests (each alert firing and not), the PrometheusRule of the ServiceMonitor
- * component holds the same groups, and a real Prometheus scraping a real static-server and
- * rpc-server answers every query of the Grafana dashboard with data and evaluates every rule
- * without error, on series that exist.
+ * rules} and their unit tests (each alert firing and not), the PrometheusRule the prod overlay
+ * renders (the ServiceMonitor component) holds the same groups, and a real Prometheus scraping a
+ * real static-server and rpc-server answers every query of the Grafana dashboard with data and
+ * evaluates every rule without error, on series that exist ({@link MonitoringCheck}, which
+ * {@code deploy/k8s.sh local-test} also runs against the pods).
  */
 class MonitoringTest {
 
   private static final Path RULES = Jars.ROOT.resolve("deploy/prometheus/portshare-rules.yml");
   private static final Path RULE_TESTS = Jars.ROOT.resolve("deploy/prometheus/portshare-rules-test.yml");
-  private static final Path DASHBOARD = Jars.ROOT.resolve("deploy/grafana/portshare.json");
-  /** Names of the series an expression reads: every metric of ours, of the process and of the JVM. */
-  private static final Pattern METRIC = Pattern.compile("\\b((?:portshare|process|jvm)_[a-z_]+)\\b");
 
   @Test
   void theRulesPassPromtoolAndTheirUnitTests() throws Exception {
@@ -62,13 +50,9 @@ class MonitoringTest {
   }
 
   @Test
-  void theServiceMonitorComponentRendersThePrometheusRuleOfTheRulesFile(@TempDir Path dir) throws Exception {
+  void theProdOverlayRendersThePrometheusRuleOfTheRulesFile() throws Exception {
     Jars.requireKubectl();
-    // Kustomize takes other kustomizations by relative path only.
-    Files.writeString(dir.resolve("kustomization.yaml"), "apiVersion: kustomize.config.k8s.io/v1beta1\n"
-        + "kind: Kustomization\nresources:\n  - " + dir.relativize(Jars.ROOT.resolve("k8s/base")) + "\ncomponents:\n  - "
-        + dir.relativize(Jars.ROOT.resolve("k8s/components/servicemonitor")) + "\n");
-    String rendered = run(List.of("kubectl", "kustomize", dir.toString()));
+    String rendered = run(List.of("kubectl", "kustomize", Jars.ROOT.resolve("k8s/overlays/prod").toString()));
     Map<String, Object> rule = null;
     for (Object doc : new Yaml().loadAll(rendered)) {
       @SuppressWarnings("unchecked")
@@ -107,42 +91,12 @@ class MonitoringTest {
       Traffic traffic = new Traffic(statics.port(), rpc.port());
       try {
         traffic.start();
-        // Enough successful scrapes of both (up is 0 for one that timed out on a busy machine), under
-        // traffic, for every rate() to have its two samples.
-        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofSeconds(1)).until(() ->
-            results(query(web, "sum_over_time(up{job=~\"static-server|rpc-server\"}[1m]) >= 8")).size() == 2);
-
-        List<String> failures = new ArrayList<>();
-        for (Map.Entry<String, String> q : dashboardQueries().entrySet()) {
-          String expr = q.getValue().replace("$__rate_interval", "1m").replace("$job", ".*").replace("$instance", ".*");
-          Map<String, Object> answer = query(web, expr);
-          if (!"success".equals(answer.get("status"))) {
-            failures.add(q.getKey() + ": " + answer.get("error") + "\n    " + expr);
-          } else if (results(answer).isEmpty()) {
-            failures.add(q.getKey() + ": no data\n    " + expr);
-          }
-        }
-        for (Map<String, Object> rule : rules()) {
-          String expr = (String) rule.get("expr");
-          Map<String, Object> answer = query(web, expr);
-          if (!"success".equals(answer.get("status"))) {
-            failures.add("alert " + rule.get("alert") + ": " + answer.get("error"));
-          }
-          // Quiet is what a healthy service's alert is; the series it reads must exist all the same.
-          for (String metric : metrics(expr)) {
-            if (results(query(web, "count(" + metric + ")")).isEmpty()) {
-              failures.add("alert " + rule.get("alert") + " reads " + metric + ", which no service exports");
-            }
-          }
-        }
-        // Prometheus evaluated every rule (loaded from the same file) without an error.
-        await().atMost(Duration.ofSeconds(30)).until(() -> ruleHealth(web).size() == rules().size()
-            && ruleHealth(web).values().stream().allMatch(h -> !h.equals("unknown")));
-        ruleHealth(web).forEach((alert, health) -> {
-          if (!health.equals("ok")) {
-            failures.add("alert " + alert + " evaluates with health " + health);
-          }
-        });
+        // Under traffic, enough successful scrapes of both (up is 0 for one that timed out on a busy
+        // machine) for every rate() to have its two samples; then every panel and rule is asked.
+        MonitoringCheck check = new MonitoringCheck(URI.create("http://127.0.0.1:" + web), Jars.ROOT);
+        assertThat(check.awaitScrapes(List.of("static-server", "rpc-server"), Duration.ofSeconds(180)))
+            .as("Prometheus scraped both services (log: %s)", dir.resolve("prometheus.log")).isTrue();
+        List<String> failures = check.failures(System.out);
         assertThat(failures).as("dashboard queries and alert rules against the running services").isEmpty();
         assertThat(traffic.failures).as("traffic errors").isEmpty();
       } finally {
@@ -197,80 +151,8 @@ class MonitoringTest {
     }
   }
 
-  /** Every query of the dashboard, by panel title and target. */
-  private static Map<String, String> dashboardQueries() throws IOException {
-    Map<String, Object> dashboard = new Yaml().load(Files.readString(DASHBOARD));
-    Map<String, String> queries = new LinkedHashMap<>();
-    for (Map<String, Object> panel : maps(dashboard.get("panels"))) {
-      for (Map<String, Object> target : maps(panel.get("targets"))) {
-        queries.put("panel \"" + panel.get("title") + "\" " + target.get("refId") + " (" + target.get("legendFormat")
-            + ")", (String) target.get("expr"));
-      }
-    }
-    assertThat(queries).as("dashboard queries").isNotEmpty();
-    return queries;
-  }
-
   private static List<Map<String, Object>> rules() throws IOException {
-    Map<String, Object> file = new Yaml().load(Files.readString(RULES));
-    List<Map<String, Object>> rules = new ArrayList<>();
-    for (Map<String, Object> group : maps(file.get("groups"))) {
-      rules.addAll(maps(group.get("rules")));
-    }
-    return rules;
-  }
-
-  private static Set<String> metrics(String expr) {
-    Set<String> names = new TreeSet<>();
-    Matcher m = METRIC.matcher(expr);
-    while (m.find()) {
-      names.add(m.group(1));
-    }
-    return names;
-  }
-
-  /** Each alerting rule's health as Prometheus evaluates it: ok, err or unknown. */
-  private static Map<String, String> ruleHealth(int web) throws IOException, InterruptedException {
-    Map<String, Object> answer = get(web, "/api/v1/rules");
-    Map<String, String> health = new LinkedHashMap<>();
-    for (Map<String, Object> group : maps(map(answer.get("data")).get("groups"))) {
-      for (Map<String, Object> rule : maps(group.get("rules"))) {
-        health.put((String) rule.get("name"), rule.get("health") + (rule.get("lastError") == null
-            || "".equals(rule.get("lastError")) ? "" : ": " + rule.get("lastError")));
-      }
-    }
-    return health;
-  }
-
-  private static Map<String, Object> query(int web, String expr) throws IOException, InterruptedException {
-    return get(web, "/api/v1/query?query=" + URLEncoder.encode(expr, StandardCharsets.UTF_8));
-  }
-
-  private static Map<String, Object> get(int web, String path) throws IOException, InterruptedException {
-    HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + web + path)).timeout(Duration.ofSeconds(30)).build(),
-        HttpResponse.BodyHandlers.ofString());
-    return new Yaml().load(r.body());
-  }
-
-  private static List<Object> results(Map<String, Object> answer) {
-    Object data = answer.get("data");
-    return data == null ? List.of() : list(map(data).get("result"));
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T> List<T> list(Object o) {
-    return o == null ? List.of() : (List<T>) o;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static List<Map<String, Object>> maps(Object o) {
-    return o == null ? List.of() : (List<Map<String, Object>>) o;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> map(Object o) {
-    return (Map<String, Object>) o;
+    return MonitoringCheck.rules(Jars.ROOT);
   }
 
   private static void requireTool(String tool) {

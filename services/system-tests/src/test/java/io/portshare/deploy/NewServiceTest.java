@@ -110,7 +110,7 @@ class NewServiceTest {
     }
     ManifestSchemaTest.checkOverlays(root);
     Path checks = Files.createTempDirectory(root, "checks");
-    ManifestSchemaTest.checkServiceMonitor(root, Files.createDirectories(checks.resolve("monitor")));
+    ManifestSchemaTest.checkServiceMonitor(root);
     for (String overlay : ManifestSchemaTest.overlays(root)) {
       List<HasMetadata> objects = ManifestSchemaTest.render(root.resolve(overlay));
       DeploymentBudgetTest.checkMemory(root, overlay, objects);

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -158,6 +159,33 @@ class ManifestSchemaTest {
       String image = pod.getContainers().get(0).getImage().split(":")[0];
       assertThat(images).as("prod's images: has %s", image).anySatisfy(i -> assertThat(i.get("name")).isEqualTo(image));
     });
+    // TLS ends at the Ingress (docs/deploy.md): every host it routes has its certificate, and every
+    // backend is a Service of the render, on a port that Service has.
+    List<Ingress> ingresses = of(prod, Ingress.class);
+    assertThat(ingresses).as("prod's Ingress").isNotEmpty();
+    for (Ingress ingress : ingresses) {
+      List<String> tlsHosts = ingress.getSpec().getTls().stream().peek(t -> assertThat(t.getSecretName()).isNotBlank())
+          .flatMap(t -> t.getHosts().stream()).collect(Collectors.toList());
+      for (var rule : ingress.getSpec().getRules()) {
+        assertThat(tlsHosts).as("Ingress %s: TLS for %s", name(ingress), rule.getHost()).contains(rule.getHost());
+        for (var path : rule.getHttp().getPaths()) {
+          var backend = path.getBackend().getService();
+          Service svc = of(prod, Service.class).stream().filter(x -> name(x).equals(backend.getName())).findFirst()
+              .orElseThrow(() -> new AssertionError("Ingress " + name(ingress) + ": no Service " + backend.getName()));
+          assertThat(svc.getSpec().getPorts()).as("Ingress %s: Service %s's port %s", name(ingress), name(svc),
+              backend.getPort()).anySatisfy(p -> {
+                if (backend.getPort().getName() != null) {
+                  assertThat(p.getName()).isEqualTo(backend.getPort().getName());
+                } else {
+                  assertThat(p.getPort()).isEqualTo(backend.getPort().getNumber());
+                }
+              });
+          assertThat(backend.getPort().getName()).as("Ingress %s routes to the traffic port", name(ingress))
+              .isNotEqualTo("admin");
+        }
+      }
+    }
+
     List<HasMetadata> bench = render(overlays.resolve("bench"));
     assertThat(of(bench, Deployment.class)).extracting(ManifestSchemaTest::name).containsExactly(BENCHED);
     Deployment benched = of(bench, Deployment.class).get(0);

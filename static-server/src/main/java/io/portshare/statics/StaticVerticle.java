@@ -21,6 +21,7 @@ public final class StaticVerticle extends ServiceVerticle {
   private StaticMetrics served;
   private FileRequestHandler requests;
   private OpenConnections connections;
+  private HttpServerOptions options;
 
   @Override
   public Future<?> start() {
@@ -43,7 +44,7 @@ public final class StaticVerticle extends ServiceVerticle {
     long sweepEvery = Math.max(50, Math.min(1000, headerTimeoutMillis / 4));
     vertx.setPeriodic(sweepEvery, id -> connections.sweep(System.currentTimeMillis()));
 
-    HttpServerOptions options = service.httpServerOptions()
+    options = service.httpServerOptions()
         .setMaxInitialLineLength(s.maxUri())
         .setMaxHeaderSize(s.maxHeaderSize())
         .setIdleTimeout((int) s.idleTimeout().toSeconds())
@@ -66,6 +67,8 @@ public final class StaticVerticle extends ServiceVerticle {
   }
 
   private void connected(HttpConnection conn) {
+    // Two Content-Length lines in HTTP/1.0: Netty would keep the first before HeadGuard sees them.
+    NettyAccess.refuseRepeatedContentLength(conn, options);
     // The Netty pipeline is the only place that sees a request head begin.
     connections.add(NettyAccess.handlerContext(conn).pipeline(), service.connectionLifetime().toNanos());
   }

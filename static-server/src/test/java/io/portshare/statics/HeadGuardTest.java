@@ -7,8 +7,9 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.util.ReferenceCountUtil;
+import io.portshare.runtime.NettyAccess;
+import io.vertx.core.http.HttpServerOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +20,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The request heads HeadGuard refuses, on a pipeline shaped like Vert.x's with its default limits
- * (--max-uri 4 KiB, --max-header-size 8 KiB): the decoder, the guard, then "handler".
+ * The request heads HeadGuard refuses, on a pipeline shaped like the server's with its default
+ * limits (--max-uri 4 KiB, --max-header-size 8 KiB): the decoder the runtime puts in place of
+ * Vert.x's, the guard, then "handler".
  */
 class HeadGuardTest {
 
@@ -28,7 +30,8 @@ class HeadGuardTest {
   private final EmbeddedChannel channel = new EmbeddedChannel();
 
   HeadGuardTest() {
-    channel.pipeline().addLast("decoder", new HttpRequestDecoder(4096, 8192, 8192));
+    channel.pipeline().addLast("decoder", NettyAccess.httpRequestDecoder(
+        new HttpServerOptions().setMaxInitialLineLength(4096).setMaxHeaderSize(8192)));
     channel.pipeline().addLast(new HeadGuard(metrics));
     channel.pipeline().addLast("handler", new ChannelInboundHandlerAdapter());
   }
@@ -83,6 +86,9 @@ class HeadGuardTest {
       "GET / HTTP/1.1\\r\\nHost: a/b\\r\\n\\r\\n|400",
       "POST / HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: chunked, gzip\\r\\n\\r\\n|400",
       "POST / HTTP/1.0\\r\\nContent-Length: 1x\\r\\n\\r\\n|400",
+      "POST / HTTP/1.0\\r\\nContent-Length: 1\\r\\nContent-Length: 2\\r\\n\\r\\nab|400",
+      "GET / HTTP/1.0\\r\\nContent-Length: 0\\r\\nContent-Length: 0\\r\\n\\r\\n|400",
+      "POST / HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 2\\r\\nContent-Length: 1\\r\\n\\r\\nab|400",
       "GET / HTTP/1.1\\r\\nHost: a\\r\\nX: a\\u0001b\\r\\n\\r\\n|400"})
   void aBadHeadIsAnsweredInHttp11AndClosed(String escaped, int status) {
     String request = escaped.replace("\\r", "\r").replace("\\n", "\n").replace("\\u0001", "\u0001");
@@ -91,6 +97,16 @@ class HeadGuardTest {
 
     assertThat(passed).as("nothing reaches Vert.x").isEmpty();
     assertAnswered(status);
+  }
+
+  @Test
+  void eachHeadCountsItsOwnContentLength() {
+    List<Object> passed = send("POST / HTTP/1.0\r\nContent-Length: 1\r\n\r\nx"
+        + "POST / HTTP/1.0\r\nContent-Length: 1\r\n\r\ny");
+
+    assertThat(passed).filteredOn(HttpRequest.class::isInstance).hasSize(2);
+    assertThat((Object) channel.readOutbound()).as("nothing answered").isNull();
+    release(passed);
   }
 
   @Test

@@ -21,7 +21,7 @@ final class HttpOracle {
   static final Set<Integer> ANY = Set.of(200, 206, 301, 304, 400, 404, 405, 414, 416, 431, 505);
   /**
    * Returned when the status is the decoder's choice: a request within a few bytes of a size limit
-   * (whether line ends count toward it), or an HTTP/1.0 request with a bad Content-Length.
+   * (whether line ends count toward it).
    */
   static final int EITHER_SIDE_OF_A_LIMIT = -1;
 
@@ -126,13 +126,10 @@ final class HttpOracle {
     if (emptyName) {
       return 400;
     }
-    // Several Content-Length lines, or one that is not a length (section 6.3). In HTTP/1.0 the
-    // decoder folds them into one before anything else sees them (docs/reliability.md): not judged.
+    // Several Content-Length lines, or one that is not a length (section 6.3), in any version:
+    // the framing is invalid.
     List<String> lengths = values(fields, "content-length");
     boolean badLength = lengths.size() > 1 || lengths.stream().anyMatch(v -> !v.matches("\\d{1,18}"));
-    if (badLength && version.equalsIgnoreCase("HTTP/1.0")) {
-      return EITHER_SIDE_OF_A_LIMIT;
-    }
     if (badLength) {
       return 400;
     }

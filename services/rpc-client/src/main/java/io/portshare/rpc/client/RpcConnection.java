@@ -88,10 +88,25 @@ public final class RpcConnection {
     return socket.close();
   }
 
-  /** Called once, on the connection's context, when the connection closed (by either side). */
+  /**
+   * Called once, on the connection's context, when the connection closed (by either side); at once
+   * if it closed before the handler was set (a peer may close a connection before its opener has set
+   * anything on it).
+   */
   public RpcConnection closeHandler(Handler<Void> handler) {
-    this.closeHandler = handler;
+    if (Vertx.currentContext() == context) {
+      setCloseHandler(handler);
+    } else {
+      context.runOnContext(v -> setCloseHandler(handler));
+    }
     return this;
+  }
+
+  private void setCloseHandler(Handler<Void> handler) {
+    closeHandler = handler;
+    if (closed && handler != null) {
+      handler.handle(null);
+    }
   }
 
   private void enqueue(Buffer frame, Promise<Void> promise) {

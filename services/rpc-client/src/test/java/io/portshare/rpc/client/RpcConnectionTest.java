@@ -226,6 +226,17 @@ class RpcConnectionTest {
   }
 
   @Test
+  void aCloseHandlerSetAfterTheCloseIsCalledAtOnce(Vertx vertx) throws Exception {
+    Peer peer = Peer.start(vertx, so -> so.close());
+    RpcConnection conn = connect(vertx, peer, new RpcClientOptions());
+    // A request fails once the connection has closed (at once, or when the close arrives).
+    assertThat(failure(conn.send(Frames.pattern(8)))).isInstanceOf(RpcConnection.ClosedException.class);
+    AtomicInteger closes = new AtomicInteger();
+    conn.closeHandler(v -> closes.incrementAndGet());
+    await().atMost(Duration.ofSeconds(10)).until(() -> closes.get() == 1);
+  }
+
+  @Test
   void aPeerThatClosesFailsWhatIsInFlightAndWhatWaits(Vertx vertx) throws Exception {
     // Closes as soon as the first request is whole, answering nothing.
     Peer peer = Peer.start(vertx, so -> so.handler(data -> so.close()));

@@ -183,6 +183,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.junit5.VertxExtension;
@@ -213,7 +214,9 @@ class ${class}ServiceTest {
   }
 
   private void get(Vertx vertx, VertxTestContext test, ServiceRuntime runtime, String expected) {
-    vertx.createHttpClient().request(HttpMethod.GET, runtime.port(), "127.0.0.1", "/")
+    // Held to the end: Vert.x closes the pool of a client nothing references any more ("Pool closed").
+    HttpClient client = vertx.createHttpClient();
+    client.request(HttpMethod.GET, runtime.port(), "127.0.0.1", "/")
         .compose(req -> req.send())
         .compose(res -> res.body().map(body -> {
           test.verify(() -> {
@@ -223,6 +226,7 @@ class ${class}ServiceTest {
           return res;
         }))
         .map(HttpClientResponse::statusCode)
+        .eventually(() -> client.close())
         .onComplete(test.succeedingThenComplete());
   }
 }

@@ -13,9 +13,11 @@ import io.netty.util.ReferenceCountUtil;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetServer;
 import io.vertx.junit5.VertxExtension;
 import java.net.Socket;
@@ -51,10 +53,12 @@ class NettyAccessTest {
     });
     int port = await(server.listen(0, "127.0.0.1")).actualPort();
 
-    await(vertx.createNetClient().connect(port, "127.0.0.1")).write("ping");
+    NetClient client = vertx.createNetClient(); // held: Vert.x closes an unreferenced client's connections
+    await(client.connect(port, "127.0.0.1")).write("ping");
 
     assertThat(seenFirst.get(10, TimeUnit.SECONDS)).isEqualTo("ping");
     assertThat(vertxGot.get(10, TimeUnit.SECONDS)).isEqualTo("ping");
+    client.close();
   }
 
   @Test
@@ -74,8 +78,11 @@ class NettyAccessTest {
     }).requestHandler(req -> req.response().end("ok"));
     int port = await(server.listen(0, "127.0.0.1")).actualPort();
 
-    String body = await(vertx.createHttpClient().request(HttpMethod.GET, port, "127.0.0.1", "/x")
+    // Held until the answer is in: Vert.x closes the pool of a client nothing references any more.
+    HttpClient client = vertx.createHttpClient();
+    String body = await(client.request(HttpMethod.GET, port, "127.0.0.1", "/x")
         .compose(req -> req.send()).compose(res -> res.body())).toString();
+    client.close();
 
     assertThat(seenUri.get(10, TimeUnit.SECONDS)).isEqualTo("/x");
     assertThat(body).isEqualTo("ok");

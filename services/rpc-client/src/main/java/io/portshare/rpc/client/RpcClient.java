@@ -48,7 +48,7 @@ public final class RpcClient {
 
   /** Opens a connection; it runs on the event loop of the calling context (or a new one). */
   public Future<RpcConnection> connect(int port, String host) {
-    return net.connect(port, host).map(socket -> new RpcConnection(socket, options));
+    return net.connect(port, host).map(socket -> new RpcConnection(socket, options, this));
   }
 
   /** Closes every connection this client opened. */

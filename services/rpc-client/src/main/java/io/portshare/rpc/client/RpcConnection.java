@@ -26,6 +26,12 @@ public final class RpcConnection {
   }
 
   private final NetSocket socket;
+  /**
+   * Held for as long as the connection is: Vert.x closes a NetClient, and every connection it opened,
+   * once nothing references the client, and a caller may keep only the connection.
+   */
+  @SuppressWarnings("unused")
+  private final RpcClient client;
   private final Context context;
   private final int pipelineDepth;
   private final int maxPayload;
@@ -44,8 +50,9 @@ public final class RpcConnection {
   private record Request(long number, Buffer frame, Promise<Void> promise) {}
 
   /** Called on the socket's context, as the connection opens. */
-  RpcConnection(NetSocket socket, RpcClientOptions options) {
+  RpcConnection(NetSocket socket, RpcClientOptions options, RpcClient client) {
     this.socket = socket;
+    this.client = client;
     this.context = Vertx.currentContext();
     this.pipelineDepth = options.getPipelineDepth();
     this.maxPayload = options.getMaxPayload();

@@ -6,7 +6,10 @@ import io.portshare.runtime.config.ScalingMode;
 import io.portshare.runtime.config.Settings;
 import io.portshare.runtime.net.Connections;
 import io.portshare.runtime.net.Listeners;
+import io.portshare.runtime.net.OwnPipelines;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.NetServer;
@@ -35,12 +38,13 @@ public final class ServiceContext {
   /** How each server this instance listens with shuts down gracefully, for the drain. */
   private final List<Function<Duration, Future<Void>>> shutdowns = new CopyOnWriteArrayList<>();
   private final Connections connections;
+  private final OwnPipelines ownPipelines;
   /** True from start until the runtime's warm-up has ended: connections meanwhile are its own. */
   private volatile boolean warmingUp;
   private volatile int actualPort = -1;
 
   ServiceContext(String serviceName, Settings settings, RuntimeSettings common, ScalingMode mode, int instance,
-      int port, MeterRegistry registry, Connections connections, boolean warmingUp) {
+      int port, MeterRegistry registry, Connections connections, OwnPipelines ownPipelines, boolean warmingUp) {
     this.serviceName = serviceName;
     this.settings = settings;
     this.common = common;
@@ -49,6 +53,7 @@ public final class ServiceContext {
     this.port = port;
     this.registry = registry;
     this.connections = connections;
+    this.ownPipelines = ownPipelines;
     this.warmingUp = warmingUp;
   }
 
@@ -122,6 +127,31 @@ public final class ServiceContext {
   public Future<HttpServer> listen(HttpServer server) {
     shutdowns.add(timeout -> server.shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS));
     return server.listen().onSuccess(s -> actualPort = s.actualPort());
+  }
+
+  /**
+   * Listens on the service port with a Netty pipeline of the service's own for each connection:
+   * Vert.x binds the listener as for any server (every mode, inherited sockets) and the runtime
+   * counts each connection, then gives it to {@code initializer} on this instance's event loop. No
+   * Vert.x {@code NetSocket} or HTTP connection is made, so Vert.x's per-connection options (idle
+   * timeout, TLS, metrics) do not apply; {@code options} gives the listener's. Call it from
+   * {@code start()}, at most once per instance.
+   *
+   * <p>Registered for drain: the drain fires {@link DrainEvent#INSTANCE} through the pipeline of
+   * every connection this instance holds open, waits until they have closed or the drain timeout
+   * has passed, and closes what is left.
+   */
+  public Future<Void> listen(NetServerOptions options, ConnectionInitializer initializer) {
+    OwnPipelines.Loop loop = ownPipelines.register(initializer::initConnection);
+    Vertx vertx = Vertx.currentContext().owner();
+    // Never called: the runtime's transport gives these connections to the initializer.
+    NetServer server = vertx.createNetServer(options).connectHandler(socket -> socket.close());
+    shutdowns.add(timeout -> {
+      Promise<Void> drained = Promise.promise();
+      loop.drain(DrainEvent.INSTANCE, timeout).addListener(f -> drained.complete());
+      return Future.join(server.shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS), drained.future()).mapEmpty();
+    });
+    return ownPipelines.bind(server::listen).onSuccess(s -> actualPort = s.actualPort()).mapEmpty();
   }
 
   /**

@@ -21,6 +21,7 @@ import io.portshare.runtime.net.Connections;
 import io.portshare.runtime.net.FileLimit;
 import io.portshare.runtime.net.InheritedSockets;
 import io.portshare.runtime.net.ListenOverflows;
+import io.portshare.runtime.net.OwnPipelines;
 import io.portshare.runtime.net.Listeners;
 import io.portshare.runtime.net.PinnedMode;
 import io.portshare.runtime.net.RuntimeTransport;
@@ -32,6 +33,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.core.transport.Transport;
 import java.net.BindException;
@@ -75,6 +77,8 @@ public final class ServiceRuntime {
   private final InheritedSockets inherited;
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private Connections connections;
+  /** The listeners whose connections get the service's own pipeline ({@link ServiceContext#listen(NetServerOptions, ConnectionInitializer)}). */
+  private final OwnPipelines ownPipelines = new OwnPipelines();
   private final List<Vertx> serviceVertx = new ArrayList<>();
   private final List<ServiceVerticle> verticles = new ArrayList<>();
   private final List<ServiceContext> contexts = new ArrayList<>();
@@ -323,7 +327,7 @@ public final class ServiceRuntime {
             .setInternalBlockingPoolSize(Math.max(2, eventLoops))
             .setPreferNativeTransport(transport != Transport.NIO))
         .withTransport(new RuntimeTransport(transport, common.acceptOnEventLoop() && eventLoops == 1, listeners,
-            acceptErrors, connections, firstLoop, plan.inheritedFd(firstLoop)))
+            acceptErrors, connections, ownPipelines, firstLoop, plan.inheritedFd(firstLoop)))
         .build();
     synchronized (serviceVertx) {
       serviceVertx.add(vertx);
@@ -341,7 +345,7 @@ public final class ServiceRuntime {
     return vertx.deployVerticle(() -> {
       int index = next.getAndIncrement();
       ServiceContext ctx = new ServiceContext(descriptor.name(), settings, common, mode, index, listenPort,
-          registry, connections, warmUpExchange != null);
+          registry, connections, ownPipelines, warmUpExchange != null);
       ServiceVerticle v = descriptor.newVerticle();
       v.attach(ctx);
       synchronized (verticles) {

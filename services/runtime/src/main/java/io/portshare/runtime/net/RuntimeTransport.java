@@ -24,6 +24,7 @@ import java.net.SocketAddress;
 import java.util.Map;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * The Netty transport the runtime gives every service Vert.x: the chosen one (epoll, io_uring or
@@ -56,6 +57,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       loop, up to a bound, rather than Netty's one ({@link AcceptsPerTurn}).
  *   <li>With an {@code inheritedFd}, the first server socket Vert.x asks for is that inherited
  *       listening socket rather than a new one ({@link InheritedListener}).
+ *   <li>A listener bound through {@link OwnPipelines#bind} gives its connections, once counted, to
+ *       the service's own pipeline instead of Vert.x's.
  * </ul>
  */
 public final class RuntimeTransport implements Transport {
@@ -65,10 +68,11 @@ public final class RuntimeTransport implements Transport {
 
   /** @param inheritedFd a listening socket this Vert.x serves instead of binding one, or -1 */
   public RuntimeTransport(Transport delegate, boolean acceptOnEventLoop, Listeners listeners,
-      AcceptErrorHandler acceptErrors, Connections connections, int firstLoop, int inheritedFd) {
+      AcceptErrorHandler acceptErrors, Connections connections, OwnPipelines ownPipelines, int firstLoop,
+      int inheritedFd) {
     this.delegate = delegate;
     this.spi = new Spi(delegate.implementation(), acceptOnEventLoop, listeners, acceptErrors, connections,
-        firstLoop, inheritedFd, delegate == Transport.IO_URING && IoUring.isSpliceSupported(),
+        ownPipelines, firstLoop, inheritedFd, delegate == Transport.IO_URING && IoUring.isSpliceSupported(),
         delegate == Transport.EPOLL);
   }
 
@@ -99,6 +103,7 @@ public final class RuntimeTransport implements Transport {
     private final Listeners listeners;
     private final AcceptErrorHandler acceptErrors;
     private final Connections connections;
+    private final OwnPipelines ownPipelines;
     private final int firstLoop;
     private final AtomicInteger inheritedFd;
     private final boolean spliceFileRegions;
@@ -110,8 +115,8 @@ public final class RuntimeTransport implements Transport {
     private final ThreadLocal<Boolean> ownChannels = new ThreadLocal<>();
 
     Spi(io.vertx.core.spi.transport.Transport delegate, boolean acceptOnEventLoop, Listeners listeners,
-        AcceptErrorHandler acceptErrors, Connections connections, int firstLoop, int inheritedFd,
-        boolean spliceFileRegions, boolean epoll) {
+        AcceptErrorHandler acceptErrors, Connections connections, OwnPipelines ownPipelines, int firstLoop,
+        int inheritedFd, boolean spliceFileRegions, boolean epoll) {
       this.delegate = delegate;
       this.epoll = epoll;
       this.spliceFileRegions = spliceFileRegions;
@@ -121,27 +126,28 @@ public final class RuntimeTransport implements Transport {
       this.listeners = listeners;
       this.acceptErrors = acceptErrors;
       this.connections = connections;
+      this.ownPipelines = ownPipelines;
       this.firstLoop = firstLoop;
       this.inheritedFd = new AtomicInteger(inheritedFd);
     }
 
     /**
      * The child handler: counts a connection once it is registered on its event loop (so the loop
-     * is known, and before Vert.x's handlers see it), then hands its pipeline to Vert.x's own
-     * initializer and leaves it.
+     * is known, and before any other handler sees it), then hands its pipeline on (to Vert.x's own
+     * initializer, or to the service's own pipeline) and leaves it.
      */
     @ChannelHandler.Sharable
     private final class Counting extends ChannelInitializer<Channel> {
-      private final ChannelHandler vertxChild;
+      private final Consumer<Channel> next;
 
-      Counting(ChannelHandler vertxChild) {
-        this.vertxChild = vertxChild;
+      Counting(Consumer<Channel> next) {
+        this.next = next;
       }
 
       @Override
       protected void initChannel(Channel connection) {
         connections.accepted(connection, number(connection.eventLoop()));
-        connection.pipeline().addLast(vertxChild);
+        next.accept(connection);
       }
     }
 
@@ -184,6 +190,7 @@ public final class RuntimeTransport implements Transport {
           : delegate.eventLoopGroup(type, nThreads, threadFactory, ioRatio);
       if (type == IO_EVENT_LOOP_GROUP) {
         ioGroup = group;
+        ownPipelines.addGroup(group);
       }
       return group;
     }
@@ -264,8 +271,10 @@ public final class RuntimeTransport implements Transport {
     public void configure(NetServerOptions options, boolean domainSocket, ServerBootstrap bootstrap) {
       delegate.configure(options, domainSocket, bootstrap);
       AcceptedSocketOptions.trim(bootstrap, nettySetsNoDelay);
-      // Vert.x has set its child handler by now: Counting wraps it.
-      bootstrap.childHandler(new Counting(bootstrap.config().childHandler()));
+      // Vert.x has set its child handler by now: Counting wraps it, or takes its place.
+      ChannelHandler vertxChild = bootstrap.config().childHandler();
+      bootstrap.childHandler(new Counting(ownPipelines.binding() ? ownPipelines::setUp
+          : connection -> connection.pipeline().addLast(vertxChild)));
       // Netty's epoll listener accepts one connection per turn unless given AcceptsPerTurn.
       if (epoll) {
         bootstrap.option(ChannelOption.RCVBUF_ALLOCATOR, AcceptsPerTurn.allocator());

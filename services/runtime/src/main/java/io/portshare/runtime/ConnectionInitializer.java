@@ -1,0 +1,19 @@
+package io.portshare.runtime;
+
+import io.netty.channel.Channel;
+
+/**
+ * Sets up the Netty pipeline of one accepted connection, for a service that serves its protocol on
+ * Netty's pipeline rather than through Vert.x's {@code NetSocket} or HTTP server
+ * ({@link ServiceContext#listen(io.vertx.core.net.NetServerOptions, ConnectionInitializer)}).
+ */
+@FunctionalInterface
+public interface ConnectionInitializer {
+
+  /**
+   * Called on the connection's event loop, which is the listening verticle instance's own, once the
+   * runtime has counted the connection and before it reads a byte: add the handlers. The handlers
+   * drain on {@link DrainEvent} and close on their own idle timeout; the runtime does neither.
+   */
+  void initConnection(Channel connection);
+}

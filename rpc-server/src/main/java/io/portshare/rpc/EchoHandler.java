@@ -8,12 +8,13 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.portshare.runtime.DrainEvent;
 import io.portshare.rpc.client.Frames;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The echo of one connection, as a Netty handler in front of Vert.x's own: frames are answered
+ * The echo of one connection, the last handler of its pipeline: frames are answered
  * with a slice of the very buffer they arrived in (the answer to a frame is the frame), frames
  * that lie next to each other in one read leave as one slice, and the connection flushes once per
  * read. While the socket's outbound buffer is above its high-water mark, reading stops.
@@ -201,10 +202,16 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
 
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-    if (evt instanceof IdleStateEvent) {
+    if (evt == DrainEvent.INSTANCE) {
+      startDrain();
+    } else if (evt instanceof IdleStateEvent) {
+      // Nothing read or written for --idle-timeout: the peer is gone or forgot us.
       metrics.idleClosed++;
+      closing = true;
+      ctx.close();
+    } else {
+      ctx.fireUserEventTriggered(evt);
     }
-    ctx.fireUserEventTriggered(evt);
   }
 
   @Override

@@ -1,20 +1,24 @@
 package io.portshare.rpc;
 
-import io.netty.channel.ChannelHandlerContext;
-import io.portshare.runtime.NettyAccess;
+import io.netty.channel.Channel;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.portshare.runtime.ServiceVerticle;
 import io.vertx.core.Future;
-import io.vertx.core.net.NetServerOptions;
-import io.vertx.core.net.NetSocket;
 import java.util.concurrent.TimeUnit;
 
-/** One instance of the RPC echo service: a NetServer on the shared port, on this event loop. */
+/**
+ * One instance of the RPC echo service: a listener on the shared port whose connections are served
+ * by {@link EchoHandler} on a Netty pipeline of their own, on this event loop. No Vert.x
+ * {@code NetSocket} is made per connection: the echo never wrote through one, and it was half of
+ * the bytes allocated per connection (see rpc-server/README.md).
+ */
 public final class EchoVerticle extends ServiceVerticle {
 
   /** The meters connections count in: warm-up ones before ready, then {@link #served}. */
   private RpcMetrics metrics;
   private RpcMetrics served;
   private int maxPayload;
+  private long idleMillis;
 
   @Override
   public Future<?> start() {
@@ -22,12 +26,8 @@ public final class EchoVerticle extends ServiceVerticle {
     metrics = service.warmingUp() ? new RpcMetrics() : served;
     RpcSettings settings = RpcSettings.of(service.settings());
     maxPayload = settings.maxFrame();
-    long idleMillis = settings.idleTimeout().toMillis();
-    NetServerOptions options = service.netServerOptions()
-        .setRegisterWriteHandler(false)
-        .setIdleTimeout((int) Math.min(idleMillis, Integer.MAX_VALUE))
-        .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
-    return service.listen(vertx.createNetServer(options).connectHandler(this::accept));
+    idleMillis = settings.idleTimeout().toMillis();
+    return service.listen(service.netServerOptions(), this::initConnection);
   }
 
   @Override
@@ -35,15 +35,12 @@ public final class EchoVerticle extends ServiceVerticle {
     metrics = served;
   }
 
-  private void accept(NetSocket socket) {
-    RpcMetrics counted = metrics;
-    EchoHandler echo = new EchoHandler(maxPayload, counted);
-    // The echo handler takes the bytes before Vert.x's handler sees them and handles errors
-    // itself; this one only keeps a stray exception from being logged per connection.
-    socket.exceptionHandler(t -> counted.otherErrors++);
-    socket.shutdownHandler(v -> echo.startDrain());
-    ChannelHandlerContext vertxHandler = NettyAccess.handlerContext(socket);
-    vertxHandler.pipeline().addBefore(vertxHandler.name(), "rpc-echo", echo);
+  private void initConnection(Channel connection) {
+    if (idleMillis > 0) {
+      connection.pipeline().addLast("idle", new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS));
+    }
+    EchoHandler echo = new EchoHandler(maxPayload, metrics);
+    connection.pipeline().addLast("rpc-echo", echo);
     long lifetime = service.connectionLifetime().toNanos();
     if (lifetime > 0) {
       echo.drainAfter(lifetime);

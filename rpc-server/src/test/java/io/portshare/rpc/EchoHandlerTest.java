@@ -7,7 +7,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.timeout.IdleStateEvent;
 import io.portshare.kit.RpcWire;
+import io.portshare.runtime.DrainEvent;
 import java.io.IOException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -110,5 +112,24 @@ class EchoHandlerTest {
     }
     assertThat(channel.isOpen()).isFalse();
     assertThat(metrics.drainClosed).isEqualTo(1);
+  }
+
+  @Test
+  void theRuntimesDrainEventDrainsAnIdleConnection() throws Exception {
+    channel.pipeline().fireUserEventTriggered(DrainEvent.INSTANCE);
+    for (int i = 0; i < 10 && channel.isOpen(); i++) {
+      Thread.sleep(15);
+      channel.runPendingTasks();
+    }
+    assertThat(channel.isOpen()).as("closed after a quiet tick").isFalse();
+    assertThat(metrics.drainClosed).isEqualTo(1);
+  }
+
+  @Test
+  void anIdleTimeoutClosesTheConnectionAndIsCounted() {
+    channel.pipeline().fireUserEventTriggered(IdleStateEvent.ALL_IDLE_STATE_EVENT);
+
+    assertThat(channel.isOpen()).isFalse();
+    assertThat(metrics.idleClosed).isEqualTo(1);
   }
 }

@@ -1,14 +1,13 @@
 package io.portshare.statics;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.portshare.runtime.NettyAccess;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpHeaders;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
- * What one file answers with, worked out once: its header values pre-encoded, and, when small,
+ * What one file answers with, worked out once: its header fields pre-encoded, and, when small,
  * its bytes. The equivalent of an nginx open_file_cache entry plus the response head.
  */
 final class CachedFile implements FileCache.Found, Route {
@@ -19,14 +18,20 @@ final class CachedFile implements FileCache.Found, Route {
   final long modifiedMillis;
   final long modifiedSeconds;
   final CharSequence contentType;
-  final CharSequence contentLength;
   final String etag;
-  final CharSequence etagHeader;
-  final CharSequence lastModified;
+  /** {@code content-type: ...} with its line end. */
+  final byte[] typeField;
+  /** {@code content-length: ...} of the whole file, with its line end. */
+  final byte[] lengthField;
   /** The whole file, for files up to --memory-max; null when it goes out by sendfile or copying. */
-  final Buffer body;
+  final ByteBuf body;
   /** The pre-compressed {@code .gz} sibling, or null. */
   final CachedFile gzip;
+  /**
+   * The fields every answer with this representation carries (validators, accept-ranges, and those
+   * the server's settings add), encoded by {@link FileAnswers} on first use; null until then.
+   */
+  byte[] fields;
   long checkedAt;
 
   CachedFile(Path path, long size, long modifiedMillis, CharSequence contentType, byte[] bytes, CachedFile gzip,
@@ -37,14 +42,18 @@ final class CachedFile implements FileCache.Found, Route {
     this.modifiedMillis = modifiedMillis;
     this.modifiedSeconds = modifiedMillis / 1000;
     this.contentType = contentType;
-    this.contentLength = HttpHeaders.createOptimized(Long.toString(size));
     // The shape nginx uses: hex mtime and size. A gzip sibling is another representation, so another tag.
     this.etag = "\"" + Long.toHexString(modifiedSeconds) + "-" + Long.toHexString(size) + "\"";
-    this.etagHeader = HttpHeaders.createOptimized(etag);
-    this.lastModified = HttpHeaders.createOptimized(HttpDates.format(modifiedMillis));
+    this.typeField = field("content-type", contentType.toString());
+    this.lengthField = field("content-length", Long.toString(size));
     this.body = bytes == null ? null : directBuffer(bytes);
     this.gzip = gzip;
     this.checkedAt = now;
+  }
+
+  /** One header field line, {@code name: value} and CRLF, in the bytes it goes out as. */
+  static byte[] field(String name, String value) {
+    return (name + ": " + value + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
   }
 
   /**
@@ -52,10 +61,10 @@ final class CachedFile implements FileCache.Found, Route {
    * every write. It is a JDK buffer, freed by the GC when its cache entry goes (Netty's own direct
    * buffers are freed only by release()), and unreleasable, since every answer writes a duplicate.
    */
-  static Buffer directBuffer(byte[] bytes) {
+  static ByteBuf directBuffer(byte[] bytes) {
     ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length);
     direct.put(bytes).flip();
-    return NettyAccess.buffer(Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(direct)));
+    return Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(direct));
   }
 
   boolean sameAs(long size, long modifiedMillis) {

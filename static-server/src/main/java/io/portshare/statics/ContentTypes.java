@@ -1,6 +1,6 @@
 package io.portshare.statics;
 
-import io.vertx.core.http.HttpHeaders;
+import io.netty.util.AsciiString;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -8,8 +8,8 @@ import java.util.Map;
 /** Content-Type by file extension, pre-encoded once. */
 final class ContentTypes {
 
-  static final CharSequence DEFAULT = HttpHeaders.createOptimized("application/octet-stream");
-  private static final Map<String, CharSequence> BY_EXTENSION = new HashMap<>();
+  static final AsciiString DEFAULT = AsciiString.cached("application/octet-stream");
+  private static final Map<String, AsciiString> BY_EXTENSION = new HashMap<>();
 
   static {
     put("text/html; charset=utf-8", "html", "htm");
@@ -44,18 +44,18 @@ final class ContentTypes {
   private ContentTypes() {}
 
   private static void put(String type, String... extensions) {
-    CharSequence encoded = HttpHeaders.createOptimized(type);
+    AsciiString encoded = AsciiString.cached(type);
     for (String e : extensions) {
       BY_EXTENSION.put(e, encoded);
     }
   }
 
-  static CharSequence of(String fileName) {
+  static AsciiString of(String fileName) {
     int dot = fileName.lastIndexOf('.');
     if (dot < 0 || dot == fileName.length() - 1) {
       return DEFAULT;
     }
-    CharSequence type = BY_EXTENSION.get(fileName.substring(dot + 1).toLowerCase(Locale.ROOT));
+    AsciiString type = BY_EXTENSION.get(fileName.substring(dot + 1).toLowerCase(Locale.ROOT));
     return type == null ? DEFAULT : type;
   }
 }

@@ -1,15 +1,13 @@
 package io.portshare.statics;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DuplexChannel;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -17,35 +15,30 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
 /**
- * Refuses, in HTTP/1.1 and with a close, the request heads Vert.x would let through or answer
- * wrongly. Sits just before Vert.x's handler, so it sees each head as the decoder made it:
+ * Refuses, in HTTP/1.1 and with a close, the request heads the decoder lets through but a server
+ * must not serve. Sits just after the {@link RequestDecoder}, so it sees each head as the decoder
+ * made it:
  * <ul>
  *   <li>a head the decoder could not read: 414 (request line over --max-uri), 431 (head over
- *       --max-header-size), else 400; Vert.x would answer with an HTTP/1.0 status line;
+ *       --max-header-size), else 400;
  *   <li>a version other than HTTP/1.0 and 1.1: 505 for {@code HTTP/d.d}, 400 for anything else,
- *       {@code http/1.1} included (the name is case-sensitive); Vert.x would echo the token;
+ *       {@code http/1.1} included (the name is case-sensitive);
  *   <li>what RFC 9112 says a server must answer 400: an HTTP/1.1 request with no {@code Host},
  *       several, or one that is no host (section 3.2), a {@code Transfer-Encoding} whose last coding is not chunked
  *       (section 6.3), a field with an empty name (section 5.1) or a control byte in its value
  *       (RFC 9110 section 5.5), a Content-Length that is not one
  *       number (section 6.3; the decoder checks it in HTTP/1.1 only).
  * </ul>
+ * The checks scan the bytes once each; no regular expression runs per request.
  */
 final class HeadGuard extends ChannelInboundHandlerAdapter {
-
-  /** HTTP-version as RFC 9112 section 2.3 has it (the decoder upper-cases what it read). */
-  private static final Pattern HTTP_VERSION = Pattern.compile("HTTP/\\d\\.\\d");
-  /** A field value (RFC 9110 section 5.5): no control byte but HTAB, so no NUL, CR or LF. */
-  private static final Pattern FIELD_VALUE = Pattern.compile("[\\t\\x20-\\x7e\\x80-\\xff]*");
-  private static final Pattern CONTENT_LENGTH = Pattern.compile("\\d{1,18}");
-  /** uri-host [":" port] (RFC 9112 section 3.2, RFC 3986): a reg-name or an IP literal; may be empty. */
-  private static final Pattern HOST = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9\\-._~%!$&'()*+,;=]*)(:\\d*)?");
 
   private static final long LINGER_MILLIS = 2000;
 
@@ -64,8 +57,7 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
     }
     if (!(msg instanceof HttpRequest) && msg instanceof HttpContent && ((HttpContent) msg).decoderResult().isFailure()) {
       // A malformed body (a bad chunk size) after a head that was fine: the answer to that head may
-      // be written already but not flushed, and Vert.x would close at once and lose it. Read no
-      // more; flush what is written, then close.
+      // be written already but not flushed. Read no more; flush what is written, then close.
       rejected = true;
       ReferenceCountUtil.release(msg);
       ctx.channel().config().setAutoRead(false);
@@ -93,48 +85,137 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
           : HttpResponseStatus.BAD_REQUEST;
     }
     HttpHeaders h = req.headers();
-    for (Map.Entry<String, String> field : h) {
-      if (field.getKey().isEmpty() || !FIELD_VALUE.matcher(field.getValue()).matches()) {
+    int lengths = 0;
+    int hosts = 0;
+    CharSequence host = null;
+    CharSequence codings = null;
+    for (Iterator<Map.Entry<CharSequence, CharSequence>> i = h.iteratorCharSequence(); i.hasNext(); ) {
+      Map.Entry<CharSequence, CharSequence> field = i.next();
+      CharSequence name = field.getKey();
+      CharSequence value = field.getValue();
+      if (name.length() == 0 || !fieldValue(value)) {
         return HttpResponseStatus.BAD_REQUEST; // as malformed as the lines the decoder refuses
       }
-    }
-    // The decoder checks Content-Length in HTTP/1.1 only; in HTTP/1.0 a bad one framed the body too.
-    List<String> lengths = h.getAll(HttpHeaderNames.CONTENT_LENGTH);
-    if (lengths.size() > 1 || (lengths.size() == 1 && !CONTENT_LENGTH.matcher(lengths.get(0)).matches())) {
-      return HttpResponseStatus.BAD_REQUEST;
+      if (HttpHeaderNames.CONTENT_LENGTH.contentEqualsIgnoreCase(name)) {
+        // The decoder checks Content-Length in HTTP/1.1 only; in HTTP/1.0 a bad one framed the body too.
+        if (++lengths > 1 || !length(value)) {
+          return HttpResponseStatus.BAD_REQUEST;
+        }
+      } else if (HttpHeaderNames.HOST.contentEqualsIgnoreCase(name)) {
+        hosts++;
+        host = value;
+      } else if (HttpHeaderNames.TRANSFER_ENCODING.contentEqualsIgnoreCase(name)) {
+        codings = value;
+      }
     }
     HttpVersion v = req.protocolVersion();
     if (v != HttpVersion.HTTP_1_1 && v != HttpVersion.HTTP_1_0) {
       metrics.badVersions++;
-      boolean http = HTTP_VERSION.matcher(v.text()).matches() && !(v.majorVersion() == 1 && v.minorVersion() <= 1);
+      boolean http = httpVersion(v.text()) && !(v.majorVersion() == 1 && v.minorVersion() <= 1);
       return http ? HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED : HttpResponseStatus.BAD_REQUEST;
     }
-    List<String> hosts = h.getAll(HttpHeaderNames.HOST);
-    if (v == HttpVersion.HTTP_1_1 && (hosts.size() != 1 || !HOST.matcher(hosts.get(0)).matches())) {
+    if (v == HttpVersion.HTTP_1_1 && (hosts != 1 || !host(host))) {
       return HttpResponseStatus.BAD_REQUEST;
     }
-    List<String> codings = h.getAll(HttpHeaderNames.TRANSFER_ENCODING);
-    if (!codings.isEmpty() && !lastCodingIsChunked(codings.get(codings.size() - 1))) {
+    if (codings != null && !lastCodingIsChunked(codings)) {
       return HttpResponseStatus.BAD_REQUEST;
     }
     return null;
   }
 
-  private static boolean lastCodingIsChunked(String value) {
-    String[] codings = value.split(",");
-    return codings[codings.length - 1].trim().equalsIgnoreCase("chunked");
+  /** HTTP-version as RFC 9112 section 2.3 has it: {@code HTTP/d.d} (the decoder upper-cases what it read). */
+  static boolean httpVersion(String v) {
+    return v.length() == 8 && v.startsWith("HTTP/") && digit(v.charAt(5)) && v.charAt(6) == '.' && digit(v.charAt(7));
+  }
+
+  /** A field value (RFC 9110 section 5.5): no control byte but HTAB, so no NUL, CR or LF. */
+  static boolean fieldValue(CharSequence value) {
+    for (int i = 0, n = value.length(); i < n; i++) {
+      char c = value.charAt(i);
+      if ((c < 0x20 && c != '\t') || c == 0x7f || c > 0xff) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** One to eighteen digits: a Content-Length a long holds. */
+  static boolean length(CharSequence value) {
+    int n = value.length();
+    if (n == 0 || n > 18) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      if (!digit(value.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * uri-host [":" port] (RFC 9112 section 3.2, RFC 3986): an IP literal in brackets or a reg-name
+   * (unreserved, pct-encoded and sub-delims bytes), then an optional colon and digits; may be empty.
+   */
+  static boolean host(CharSequence value) {
+    int n = value.length();
+    int i = 0;
+    if (n > 0 && value.charAt(0) == '[') {
+      for (i = 1; i < n && value.charAt(i) != ']'; i++) {
+        char c = value.charAt(i);
+        if (!(digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == ':' || c == '.')) {
+          return false;
+        }
+      }
+      if (i >= n || i == 1) {
+        return false;
+      }
+      i++; // past the ']'
+    } else {
+      while (i < n && regName(value.charAt(i))) {
+        i++;
+      }
+    }
+    if (i < n && value.charAt(i) == ':') {
+      for (i++; i < n; i++) {
+        if (!digit(value.charAt(i))) {
+          return false;
+        }
+      }
+    }
+    return i == n;
+  }
+
+  private static boolean regName(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || digit(c) || "-._~%!$&'()*+,;=".indexOf(c) >= 0;
+  }
+
+  private static boolean digit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
+  /** Whether the last of the comma-separated codings is {@code chunked}, spaces around it allowed. */
+  static boolean lastCodingIsChunked(CharSequence value) {
+    int end = value.length();
+    while (end > 0 && (value.charAt(end - 1) == ' ' || value.charAt(end - 1) == '\t')) {
+      end--;
+    }
+    int start = end;
+    while (start > 0 && value.charAt(start - 1) != ',') {
+      start--;
+    }
+    while (start < end && (value.charAt(start) == ' ' || value.charAt(start) == '\t')) {
+      start++;
+    }
+    return end - start == 7 && "chunked".regionMatches(true, 0, value.subSequence(start, end).toString(), 0, 7);
   }
 
   private void reject(ChannelHandlerContext ctx, HttpResponseStatus status) {
     metrics.status(status.code());
-    FullHttpResponse answer = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.EMPTY_BUFFER);
-    answer.headers()
-        .set(HttpHeaderNames.CONTENT_LENGTH, HttpHeaderValues.ZERO)
-        .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
     // A lingering close, as nginx does: closing outright with the client's bytes unread would send
     // RST, which can throw the answer away before the client reads it. So: the answer, then FIN;
     // the rest read and dropped (rejected) until the client closes too, or LINGER_MILLIS pass.
-    ctx.writeAndFlush(answer).addListener(f -> {
+    ctx.writeAndFlush(answer(status)).addListener(f -> {
       if (f.isSuccess() && ctx.channel() instanceof DuplexChannel) {
         ((DuplexChannel) ctx.channel()).shutdownOutput().addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
         ctx.executor().schedule(() -> ctx.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
@@ -142,5 +223,11 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
         ctx.close();
       }
     });
+  }
+
+  /** The whole refusal: HTTP/1.1, the status, no body, and the close announced. */
+  static ByteBuf answer(HttpResponseStatus status) {
+    return Unpooled.wrappedBuffer(("HTTP/1.1 " + status + "\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII));
   }
 }

@@ -1,24 +1,36 @@
 package io.portshare.statics;
 
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.stream.ChunkedWriteHandler;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Set;
 
 /**
- * The HTTP connections of one event loop: the handlers each gets on arrival (its request-head
- * clock, the {@link HeadGuard}, and the {@link ConnectionAgeLimit} when connections age out), and
- * the sweep that closes those whose request head has taken longer than the header timeout.
+ * The HTTP connections of one event loop: the pipeline each gets on arrival, and the sweep that
+ * closes those whose request head has taken longer than the header timeout, and those idle longer
+ * than the idle timeout. One sweep per event loop, no timer per connection.
+ *
+ * <p>The pipeline: the {@link RequestDecoder}, the {@link HeadGuard}, the {@link ConnectionAgeLimit}
+ * when connections age out, and the {@link FileExchange}; with --no-sendfile a ChunkedWriteHandler
+ * first, so that every answer, a refusal included, leaves behind the file chunks before it.
  */
 final class OpenConnections {
 
-  private final long headerTimeoutMillis;
-  private final Set<HeadWatch> open = new HashSet<>();
+  /** What each connection's pipeline is built with. */
+  record Limits(int maxUri, int maxHeaderSize, long headerTimeoutMillis, long idleTimeoutMillis) {}
+
+  private final Limits limits;
+  private final FileAnswers answers;
+  private final Set<RequestDecoder> open = new HashSet<>();
   /** The meters timeouts and refused heads count in: warm-up ones before ready, then the service's. */
   private StaticMetrics metrics;
 
-  OpenConnections(long headerTimeoutMillis, StaticMetrics metrics) {
-    this.headerTimeoutMillis = headerTimeoutMillis;
+  OpenConnections(Limits limits, FileAnswers answers, StaticMetrics metrics) {
+    this.limits = limits;
+    this.answers = answers;
     this.metrics = metrics;
   }
 
@@ -28,31 +40,49 @@ final class OpenConnections {
   }
 
   /**
-   * Adds this connection's handlers to its pipeline, Vert.x's (the decoder, then "handler"):
-   * {@code lifetimeNanos} 0 lets it live as long as its peer wants.
+   * Builds this new connection's pipeline, before it reads a byte: {@code lifetimeNanos} 0 lets it
+   * live as long as its peer wants.
    */
-  void add(ChannelPipeline pipeline, long lifetimeNanos) {
-    HeadWatch watch = new HeadWatch(pipeline);
-    pipeline.addBefore("handler", null, new HeadGuard(metrics));
-    if (lifetimeNanos > 0) {
-      pipeline.addBefore("handler", null, new ConnectionAgeLimit(lifetimeNanos));
+  void add(Channel channel, long lifetimeNanos) {
+    ChannelPipeline pipeline = channel.pipeline();
+    RequestDecoder decoder = new RequestDecoder(channel, limits.maxUri(), limits.maxHeaderSize());
+    if (answers.copiesFiles()) {
+      pipeline.addLast("chunks", new ChunkedWriteHandler());
     }
-    open.add(watch);
-    pipeline.channel().closeFuture().addListener(f -> open.remove(watch));
+    pipeline.addLast("decoder", decoder);
+    pipeline.addLast("guard", new HeadGuard(metrics));
+    if (lifetimeNanos > 0) {
+      pipeline.addLast("age", new ConnectionAgeLimit(lifetimeNanos));
+    }
+    pipeline.addLast("exchange", new FileExchange(answers, decoder));
+    open.add(decoder);
+    channel.closeFuture().addListener(f -> open.remove(decoder));
   }
 
-  /** Closes every connection whose request head began more than the header timeout before {@code now}. */
+  /**
+   * Closes every connection whose request head began more than the header timeout before
+   * {@code now}, and every one that has read nothing for the idle timeout with nothing left to send.
+   */
   void sweep(long now) {
-    for (Iterator<HeadWatch> i = open.iterator(); i.hasNext(); ) {
-      HeadWatch w = i.next();
-      if (w.overdue(now, headerTimeoutMillis)) {
+    for (Iterator<RequestDecoder> i = open.iterator(); i.hasNext(); ) {
+      RequestDecoder d = i.next();
+      boolean late = d.overdue(now, limits.headerTimeoutMillis());
+      if (late || (d.headStartedAt == 0 && now - d.lastReadAt > limits.idleTimeoutMillis() && sent(d.channel))) {
         // Out of the set before the close, whose listener may run at once and remove it too.
         i.remove();
-        w.headStartedAt = 0;
-        metrics.headerTimeouts++;
-        w.channel.close();
+        if (late) {
+          d.headStartedAt = 0;
+          metrics.headerTimeouts++;
+        }
+        d.channel.close();
       }
     }
+  }
+
+  /** Whether everything written to the channel has gone to the socket. */
+  private static boolean sent(Channel channel) {
+    ChannelOutboundBuffer out = channel.unsafe().outboundBuffer();
+    return out == null || out.isEmpty();
   }
 
   int size() {

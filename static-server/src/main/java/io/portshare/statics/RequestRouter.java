@@ -1,6 +1,6 @@
 package io.portshare.statics;
 
-import io.vertx.core.http.HttpMethod;
+import io.netty.handler.codec.http.HttpMethod;
 
 /**
  * Decides what a request names, from its method and raw path. A cached file costs one map lookup;
@@ -18,7 +18,7 @@ final class RequestRouter {
 
   /** {@code now} is the time in epoch millis, as the cache reckons freshness by it. */
   Route route(HttpMethod method, String rawPath, long now) {
-    if (method != HttpMethod.GET && method != HttpMethod.HEAD) {
+    if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
       return Route.NoFile.METHOD_NOT_ALLOWED;
     }
     CachedFile file = cache.get(rawPath, now);

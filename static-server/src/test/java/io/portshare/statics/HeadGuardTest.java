@@ -2,14 +2,12 @@ package io.portshare.statics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.util.ReferenceCountUtil;
-import io.portshare.runtime.NettyAccess;
-import io.vertx.core.http.HttpServerOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +19,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The request heads HeadGuard refuses, on a pipeline shaped like the server's with its default
- * limits (--max-uri 4 KiB, --max-header-size 8 KiB): the decoder the runtime puts in place of
- * Vert.x's, the guard, then "handler".
+ * limits (--max-uri 4 KiB, --max-header-size 8 KiB): the request decoder, the guard, then the
+ * handler that answers.
  */
 class HeadGuardTest {
 
@@ -30,8 +28,7 @@ class HeadGuardTest {
   private final EmbeddedChannel channel = new EmbeddedChannel();
 
   HeadGuardTest() {
-    channel.pipeline().addLast("decoder", NettyAccess.httpRequestDecoder(
-        new HttpServerOptions().setMaxInitialLineLength(4096).setMaxHeaderSize(8192)));
+    channel.pipeline().addLast("decoder", new RequestDecoder(channel, 4096, 8192));
     channel.pipeline().addLast(new HeadGuard(metrics));
     channel.pipeline().addLast("handler", new ChannelInboundHandlerAdapter());
   }
@@ -41,7 +38,7 @@ class HeadGuardTest {
     channel.finishAndReleaseAll();
   }
 
-  /** What reached Vert.x's handler. */
+  /** What reached the handler that answers. */
   private List<Object> send(String text) {
     channel.writeInbound(Unpooled.copiedBuffer(text, StandardCharsets.ISO_8859_1));
     List<Object> passed = new ArrayList<>();
@@ -65,7 +62,7 @@ class HeadGuardTest {
       "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
       "POST / HTTP/1.0\r\nContent-Length: 2\r\n\r\nab",
       "GET / HTTP/1.1\r\nHost: a\r\nX: tab\there and \u00e9\r\n\r\n"})
-  void aWellFormedHeadGoesOnToVertx(String request) {
+  void aWellFormedHeadGoesOn(String request) {
     List<Object> passed = send(request);
 
     assertThat(passed).first().isInstanceOf(HttpRequest.class);
@@ -95,7 +92,7 @@ class HeadGuardTest {
 
     List<Object> passed = send(request);
 
-    assertThat(passed).as("nothing reaches Vert.x").isEmpty();
+    assertThat(passed).as("nothing goes on").isEmpty();
     assertAnswered(status);
   }
 
@@ -140,6 +137,45 @@ class HeadGuardTest {
     release(passed);
   }
 
+  @ParameterizedTest(name = "[{0}]")
+  @ValueSource(strings = {"a", "example.com:8080", "[::1]:80", "", "a:", "xn--bcher-kva.example", "1.2.3.4:443",
+      "a%20b", "[v6.addr]"})
+  void hostsThatAreHosts(String host) {
+    assertThat(HeadGuard.host(host)).isEqualTo(!host.equals("[v6.addr]"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"a b", "a/b", "[::1", "[]", "a:8x", "[::1]x", "a@b", "a\u0000"})
+  void hostsThatAreNot(String host) {
+    assertThat(HeadGuard.host(host.replace("\\u0000", "\u0000"))).isFalse();
+  }
+
+  @Test
+  void theLastCodingDecides() {
+    assertThat(HeadGuard.lastCodingIsChunked("chunked")).isTrue();
+    assertThat(HeadGuard.lastCodingIsChunked("gzip, Chunked ")).isTrue();
+    assertThat(HeadGuard.lastCodingIsChunked("gzip,chunked")).isTrue();
+    assertThat(HeadGuard.lastCodingIsChunked("chunked, gzip")).isFalse();
+    assertThat(HeadGuard.lastCodingIsChunked("xchunked")).isFalse();
+    assertThat(HeadGuard.lastCodingIsChunked("")).isFalse();
+    assertThat(HeadGuard.lastCodingIsChunked("chunked,")).isFalse();
+  }
+
+  @Test
+  void versionsFieldValuesAndLengthsByTheirBytes() {
+    assertThat(HeadGuard.httpVersion("HTTP/2.0")).isTrue();
+    assertThat(HeadGuard.httpVersion("HTTP/01.1")).isFalse();
+    assertThat(HeadGuard.httpVersion("HTTP/1")).isFalse();
+    assertThat(HeadGuard.fieldValue("tab\there \u00e9 ~")).isTrue();
+    assertThat(HeadGuard.fieldValue("a\u007fb")).isFalse();
+    assertThat(HeadGuard.fieldValue("a\rb")).isFalse();
+    assertThat(HeadGuard.length("0")).isTrue();
+    assertThat(HeadGuard.length("9".repeat(18))).isTrue();
+    assertThat(HeadGuard.length("9".repeat(19))).isFalse();
+    assertThat(HeadGuard.length("")).isFalse();
+    assertThat(HeadGuard.length(" 1")).isFalse();
+  }
+
   @Test
   void onlyAVersionRefusalCountsAsABadVersion() {
     send("GET / HTTP/1.1\r\n\r\n");
@@ -148,11 +184,9 @@ class HeadGuardTest {
   }
 
   private void assertAnswered(int status) {
-    FullHttpResponse answer = channel.readOutbound();
-    assertThat(answer.status().code()).isEqualTo(status);
-    assertThat(answer.protocolVersion().text()).isEqualTo("HTTP/1.1");
-    assertThat(answer.headers().get("Connection")).isEqualTo("close");
-    assertThat(answer.headers().get("Content-Length")).isEqualTo("0");
+    ByteBuf answer = channel.readOutbound();
+    assertThat(answer.toString(StandardCharsets.US_ASCII)).matches("HTTP/1\\.1 " + status
+        + " [A-Za-z -]+\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
     answer.release();
     assertThat(channel.isOpen()).as("closed after the answer").isFalse();
     if (status == 505) {

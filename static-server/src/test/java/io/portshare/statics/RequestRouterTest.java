@@ -2,7 +2,7 @@ package io.portshare.statics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vertx.core.http.HttpMethod;
+import io.netty.handler.codec.http.HttpMethod;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

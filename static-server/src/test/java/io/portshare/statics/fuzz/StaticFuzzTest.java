@@ -124,7 +124,7 @@ class StaticFuzzTest {
       if (!HttpOracle.ANY.contains(status)) {
         return "status " + status + ": " + abbreviate(text);
       }
-      // HTTP/1.0 only from Vert.x answering an HTTP/1.0 request, never for HeadGuard's refusals.
+      // HTTP/1.0 only answering an HTTP/1.0 request, never for HeadGuard's refusals.
       boolean firstNotHttp10 = statuses.size() == 1 && c.first() != null && !c.first().version().equals("HTTP/1.0");
       if (m.group(1).equals("1.0") && (REFUSALS.contains(status) || firstNotHttp10)) {
         return "an HTTP/1.0 status line: " + abbreviate(text);

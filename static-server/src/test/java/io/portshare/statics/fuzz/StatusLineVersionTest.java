@@ -91,7 +91,7 @@ class StatusLineVersionTest {
   }
 
   /**
-   * Vert.x answers an HTTP/1.0 request in HTTP/1.0 (RFC 9110 section 6.2 lets it: answering in
+   * An HTTP/1.0 request is answered in HTTP/1.0 (RFC 9110 section 6.2 lets it: answering in
    * HTTP/1.1 is a SHOULD), and closes after it, as HTTP/1.0 without keep-alive asks.
    */
   @Test

@@ -61,13 +61,13 @@ final class OpenConnections {
 
   /**
    * Closes every connection whose request head began more than the header timeout before
-   * {@code now}, and every one that has read nothing for the idle timeout with nothing left to send.
+   * {@code now}, and every one that has read nothing for the idle timeout and sent nothing either.
    */
   void sweep(long now) {
     for (Iterator<RequestDecoder> i = open.iterator(); i.hasNext(); ) {
       RequestDecoder d = i.next();
       boolean late = d.overdue(now, limits.headerTimeoutMillis());
-      if (late || (d.headStartedAt == 0 && now - d.lastReadAt > limits.idleTimeoutMillis() && sent(d.channel))) {
+      if (late || (d.headStartedAt == 0 && now - d.lastReadAt > limits.idleTimeoutMillis() && idle(d, now))) {
         // Out of the set before the close, whose listener may run at once and remove it too.
         i.remove();
         if (late) {
@@ -79,10 +79,14 @@ final class OpenConnections {
     }
   }
 
-  /** Whether everything written to the channel has gone to the socket. */
-  private static boolean sent(Channel channel) {
-    ChannelOutboundBuffer out = channel.unsafe().outboundBuffer();
-    return out == null || out.isEmpty();
+  /**
+   * Whether a connection that has read nothing for the idle timeout is idle: everything written
+   * has gone to the socket, or what is left has not moved for the idle timeout (a client that stopped
+   * reading). A slow download that still moves is not idle.
+   */
+  private boolean idle(RequestDecoder d, long now) {
+    ChannelOutboundBuffer out = d.channel.unsafe().outboundBuffer();
+    return out == null || out.isEmpty() || d.stalled(out, now, limits.idleTimeoutMillis());
   }
 
   int size() {

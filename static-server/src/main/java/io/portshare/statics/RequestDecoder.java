@@ -3,6 +3,8 @@ package io.portshare.statics;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.FileRegion;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMessage;
@@ -33,6 +35,10 @@ final class RequestDecoder extends HttpRequestDecoder {
   long headStartedAt;
   /** When the connection last read a byte (or was accepted), in epoch millis. */
   long lastReadAt;
+  /** What the idle sweep last saw at the head of the unsent output, how far it was sent, and since when. */
+  private Object stalledOn;
+  private long stalledProgress;
+  private long stalledSince;
   /** Content-Length lines in the head being read. */
   private int contentLengths;
 
@@ -67,6 +73,23 @@ final class RequestDecoder extends HttpRequestDecoder {
   boolean overdue(long now, long timeoutMillis) {
     long started = headStartedAt;
     return started != 0 && now - started > timeoutMillis;
+  }
+
+  /**
+   * Whether output is pending and has not moved for {@code timeoutMillis}, as far as sweeps at
+   * {@code now} can tell: the same message at the head of the queue, sent no further.
+   */
+  boolean stalled(ChannelOutboundBuffer out, long now, long timeoutMillis) {
+    Object current = out.current();
+    long progress = current instanceof FileRegion r ? r.transferred()
+        : current instanceof ByteBuf b ? b.readerIndex() : 0;
+    if (current != stalledOn || progress != stalledProgress) {
+      stalledOn = current;
+      stalledProgress = progress;
+      stalledSince = now;
+      return false;
+    }
+    return now - stalledSince > timeoutMillis;
   }
 
   @Override

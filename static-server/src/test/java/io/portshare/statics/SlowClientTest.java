@@ -6,6 +6,12 @@ import io.portshare.kit.HttpWire;
 import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.RandomAccessFile;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,13 +19,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Slowloris: a head trickled byte by byte is cut by the header timeout; an idle keep-alive connection is not. */
+/**
+ * Slowloris: a head trickled byte by byte is cut by the header timeout; an idle keep-alive connection
+ * is not, until the idle timeout; neither is a client that stopped reading its answer.
+ */
 class SlowClientTest {
 
   @TempDir
   static Path root;
   @RegisterExtension
   static final Runtimes runtimes = new Runtimes();
+  @RegisterExtension
+  final Runtimes ownRuntimes = new Runtimes();
   static ServiceRuntime rt;
   static int port;
 
@@ -60,6 +71,33 @@ class SlowClientTest {
       assertThat(c.closedByServer(1500)).isFalse();
       c.send("GET /hello.txt HTTP/1.1\r\nHost: t\r\n\r\n");
       assertThat(c.read(false).text()).isEqualTo("hello\n");
+    }
+  }
+
+  @Test
+  void aClientThatStopsReadingItsAnswerIsClosedByTheIdleTimeout() throws Exception {
+    // More than the socket buffers of both ends hold (4 MiB at most each, by Linux's tcp_wmem and
+    // tcp_rmem), so the answer stops moving while the client reads nothing.
+    try (RandomAccessFile f = new RandomAccessFile(root.resolve("huge.bin").toFile(), "rw")) {
+      f.setLength(32L << 20);
+    }
+    ServiceRuntime idle = ownRuntimes.start(new StaticService(), TestServers.flags(root, "--idle-timeout", "1s"));
+    try (Socket stuck = new Socket()) {
+      stuck.setReceiveBufferSize(16 << 10);
+      stuck.setSoTimeout(60_000);
+      stuck.connect(new InetSocketAddress("127.0.0.1", idle.port()), 10_000);
+      stuck.getOutputStream().write("GET /huge.bin HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      Thread.sleep(5000); // five idle timeouts with nothing read
+      long read = 0;
+      try (InputStream in = stuck.getInputStream()) {
+        byte[] buf = new byte[1 << 16];
+        for (int n; (n = in.read(buf)) > 0; ) {
+          read += n;
+        }
+      } catch (SocketException e) {
+        // reset: closed with bytes unsent, as a stalled answer is
+      }
+      assertThat(read).as("bytes of the answer before the server closed").isLessThan(32L << 20);
     }
   }
 }

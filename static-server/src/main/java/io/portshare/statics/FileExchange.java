@@ -4,6 +4,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -79,10 +80,17 @@ final class FileExchange extends ChannelInboundHandlerAdapter {
     } // else a head is arriving: its answer will be the last
   }
 
-  /** Closes once everything written is sent. */
+  /** Closes once everything written is sent: at once when the flush sent it all, as it mostly does. */
   private void close(ChannelHandlerContext ctx) {
     closing = true;
-    ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    ctx.flush();
+    ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
+    if (!answers.copiesFiles() && (out == null || out.isEmpty())) {
+      ctx.close();
+    } else {
+      // Left in the socket's way (or in the ChunkedWriteHandler's queue): close behind it.
+      ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
   }
 
   /** A read or write that failed (a reset, a file gone): this connection ends, quietly. */

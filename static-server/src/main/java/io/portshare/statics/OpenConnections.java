@@ -3,6 +3,7 @@ package io.portshare.statics;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -23,6 +24,7 @@ final class OpenConnections {
   record Limits(int maxUri, int maxHeaderSize, long headerTimeoutMillis, long idleTimeoutMillis) {}
 
   private final Limits limits;
+  private final HttpDecoderConfig decoding;
   private final FileAnswers answers;
   private final Set<RequestDecoder> open = new HashSet<>();
   /** The meters timeouts and refused heads count in: warm-up ones before ready, then the service's. */
@@ -30,6 +32,7 @@ final class OpenConnections {
 
   OpenConnections(Limits limits, FileAnswers answers, StaticMetrics metrics) {
     this.limits = limits;
+    this.decoding = RequestDecoder.config(limits.maxUri(), limits.maxHeaderSize());
     this.answers = answers;
     this.metrics = metrics;
   }
@@ -45,7 +48,7 @@ final class OpenConnections {
    */
   void add(Channel channel, long lifetimeNanos) {
     ChannelPipeline pipeline = channel.pipeline();
-    RequestDecoder decoder = new RequestDecoder(channel, limits.maxUri(), limits.maxHeaderSize());
+    RequestDecoder decoder = new RequestDecoder(channel, decoding);
     if (answers.copiesFiles()) {
       pipeline.addLast("chunks", new ChunkedWriteHandler());
     }

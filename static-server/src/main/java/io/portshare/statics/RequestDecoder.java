@@ -42,10 +42,15 @@ final class RequestDecoder extends HttpRequestDecoder {
   /** Content-Length lines in the head being read. */
   private int contentLengths;
 
-  RequestDecoder(Channel channel, int maxUri, int maxHeaderSize) {
-    super(new HttpDecoderConfig().setMaxInitialLineLength(maxUri).setMaxHeaderSize(maxHeaderSize));
+  RequestDecoder(Channel channel, HttpDecoderConfig config) {
+    super(config);
     this.channel = channel;
     this.lastReadAt = System.currentTimeMillis();
+  }
+
+  /** Netty's decoder settings with these limits, the rest its defaults; one for all of an event loop's connections. */
+  static HttpDecoderConfig config(int maxUri, int maxHeaderSize) {
+    return new HttpDecoderConfig().setMaxInitialLineLength(maxUri).setMaxHeaderSize(maxHeaderSize);
   }
 
   @Override

@@ -16,6 +16,8 @@ public final class StaticVerticle extends ServiceVerticle {
   private StaticMetrics served;
   private FileAnswers answers;
   private OpenConnections connections;
+  /** Whether connections age out (--max-connection-age): each one's lifetime is then drawn as it arrives. */
+  private boolean agesOut;
 
   @Override
   public Future<?> start() {
@@ -29,6 +31,7 @@ public final class StaticVerticle extends ServiceVerticle {
     long idleTimeoutMillis = s.idleTimeout().toMillis();
     connections = new OpenConnections(new OpenConnections.Limits(s.maxUri(), s.maxHeaderSize(), headerTimeoutMillis,
         idleTimeoutMillis), answers, metrics);
+    agesOut = !service.connectionLifetime().isZero();
     vertx.setPeriodic(1000, id -> answers.tick(System.currentTimeMillis()));
     long sweepEvery = Math.max(50, Math.min(1000, Math.min(headerTimeoutMillis, idleTimeoutMillis) / 4));
     vertx.setPeriodic(sweepEvery, id -> connections.sweep(System.currentTimeMillis()));
@@ -43,6 +46,6 @@ public final class StaticVerticle extends ServiceVerticle {
 
   /** On this instance's event loop, before the connection reads a byte. */
   private void initConnection(Channel connection) {
-    connections.add(connection, service.connectionLifetime().toNanos());
+    connections.add(connection, agesOut ? service.connectionLifetime().toNanos() : 0);
   }
 }

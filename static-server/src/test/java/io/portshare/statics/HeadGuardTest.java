@@ -28,7 +28,7 @@ class HeadGuardTest {
   private final EmbeddedChannel channel = new EmbeddedChannel();
 
   HeadGuardTest() {
-    channel.pipeline().addLast("decoder", new RequestDecoder(channel, 4096, 8192));
+    channel.pipeline().addLast("decoder", new RequestDecoder(channel, RequestDecoder.config(4096, 8192)));
     channel.pipeline().addLast(new HeadGuard(metrics));
     channel.pipeline().addLast("handler", new ChannelInboundHandlerAdapter());
   }

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RequestDecoderTest {
 
   private final EmbeddedChannel channel = new EmbeddedChannel();
-  private final RequestDecoder decoder = new RequestDecoder(channel, 4096, 8192);
+  private final RequestDecoder decoder = new RequestDecoder(channel, RequestDecoder.config(4096, 8192));
 
   RequestDecoderTest() {
     channel.pipeline().addLast(decoder);

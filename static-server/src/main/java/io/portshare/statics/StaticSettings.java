@@ -36,7 +36,7 @@ public record StaticSettings(Path root, boolean sendfile, boolean listing, Strin
       Option.size(MAX_URI, "4KiB", "longest request line; longer gets 414"),
       Option.size(MAX_HEADER_SIZE, "8KiB", "largest request head; larger gets 431"),
       Option.duration(HEADER_TIMEOUT, "10s", "a request head must arrive this soon after its first byte"),
-      Option.duration(IDLE_TIMEOUT, "75s", "idle keep-alive connections are closed after this"));
+      Option.duration(IDLE_TIMEOUT, "75s", "close a connection with no request arriving and no answer moving this long"));
 
   /** Reads the options; a value out of range fails with the one-line error naming key, value and source. */
   public static StaticSettings of(Settings s) {

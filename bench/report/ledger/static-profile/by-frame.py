@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Event-loop samples of a JFR recording: share per top frame, and per class anywhere on the stack.
-Usage: jfr print --events jdk.ExecutionSample static.jfr | python3 by-frame.py"""
+Usage: python3 by-frame.py < samples.txt"""
 import collections, re, sys
 
 events = sys.stdin.read().split('jdk.ExecutionSample {')[1:]

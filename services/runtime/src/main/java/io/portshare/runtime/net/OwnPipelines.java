@@ -136,11 +136,6 @@ public final class OwnPipelines {
       }
     }
 
-    /** Connections of this loop open now; on its loop. */
-    public int open() {
-      return open.size();
-    }
-
     /**
      * On this loop: fires {@code event} through the pipeline of every open connection, whose
      * handlers finish what they have in flight and close; completes once all have closed, or, when

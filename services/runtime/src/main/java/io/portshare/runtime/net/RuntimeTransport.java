@@ -21,6 +21,8 @@ import io.vertx.core.net.ClientOptionsBase;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.transport.Transport;
 import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -111,6 +113,8 @@ public final class RuntimeTransport implements Transport {
     /** On epoll: the runtime's own event loops and channels ({@link CoalescingEpollIoHandler}). */
     private final boolean epoll;
     private volatile EventLoopGroup ioGroup;
+    /** {@link #ioGroup}'s loops in its order, read per connection without an iterator. */
+    private volatile EventExecutor[] ioLoops = new EventExecutor[0];
     /** For the listener Vert.x asks for next on this thread: served by {@link EpollListener}? */
     private final ThreadLocal<Boolean> ownChannels = new ThreadLocal<>();
 
@@ -168,12 +172,11 @@ public final class RuntimeTransport implements Transport {
 
     /** The runtime's number of {@code loop}: its place in this Vert.x's group, after {@code firstLoop}. */
     private int number(EventLoop loop) {
-      int i = 0;
-      for (EventExecutor e : ioGroup) {
-        if (e == loop) {
+      EventExecutor[] loops = ioLoops;
+      for (int i = 0; i < loops.length; i++) {
+        if (loops[i] == loop) {
           return firstLoop + i;
         }
-        i++;
       }
       return firstLoop;
     }
@@ -190,6 +193,9 @@ public final class RuntimeTransport implements Transport {
           : delegate.eventLoopGroup(type, nThreads, threadFactory, ioRatio);
       if (type == IO_EVENT_LOOP_GROUP) {
         ioGroup = group;
+        List<EventExecutor> loops = new ArrayList<>();
+        group.forEach(loops::add);
+        ioLoops = loops.toArray(new EventExecutor[0]);
         ownPipelines.addGroup(group);
       }
       return group;

@@ -14,6 +14,7 @@ import io.vertx.core.net.NetSocket;
 import io.vertx.junit5.VertxExtension;
 import java.net.ConnectException;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -59,7 +60,7 @@ class RpcConnectionTest {
   @Test
   void reassemblesAnswersThatArriveOneByteAtATime(Vertx vertx) throws Exception {
     // Each byte in its own write, a millisecond apart: headers and payloads split everywhere.
-    Peer peer = Peer.start(vertx, so -> so.handler(data -> dribble(vertx, so, data, 0)));
+    Peer peer = Peer.start(vertx, so -> new Dribble(vertx, so));
     RpcConnection conn = connect(vertx, peer, new RpcClientOptions().setPipelineDepth(4));
     List<Future<Void>> answers = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
@@ -69,10 +70,40 @@ class RpcConnectionTest {
     assertThat(conn.answered()).isEqualTo(4);
   }
 
-  private static void dribble(Vertx vertx, NetSocket so, Buffer data, int at) {
-    if (at < data.length()) {
-      so.write(data.slice(at, at + 1));
-      vertx.setTimer(1, t -> dribble(vertx, so, data, at + 1));
+  /**
+   * Echoes one byte per write, in the order the bytes came: what arrives while earlier bytes are
+   * still going out waits behind them (the requests may arrive in more than one read).
+   */
+  private static final class Dribble {
+    private final Vertx vertx;
+    private final NetSocket so;
+    private final ArrayDeque<Byte> queued = new ArrayDeque<>();
+    private boolean going;
+
+    Dribble(Vertx vertx, NetSocket so) {
+      this.vertx = vertx;
+      this.so = so;
+      so.handler(this::received);
+    }
+
+    private void received(Buffer data) {
+      for (byte b : data.getBytes()) {
+        queued.add(b);
+      }
+      if (!going) {
+        going = true;
+        next();
+      }
+    }
+
+    private void next() {
+      Byte b = queued.poll();
+      if (b == null) {
+        going = false;
+        return;
+      }
+      so.write(Buffer.buffer(new byte[] {b}));
+      vertx.setTimer(1, t -> next());
     }
   }
 

@@ -13,7 +13,8 @@ public interface ConnectionInitializer {
   /**
    * Called on the connection's event loop, which is the listening verticle instance's own, once the
    * runtime has counted the connection and before it reads a byte: add the handlers. The handlers
-   * drain on {@link DrainEvent} and close on their own idle timeout; the runtime does neither.
+   * drain on {@link DrainEvent}; an idle timeout is theirs too, checked from
+   * {@link ServiceContext#sweepConnections}, one sweep per event loop.
    */
   void initConnection(Channel connection);
 }

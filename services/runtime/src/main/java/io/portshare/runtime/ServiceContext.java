@@ -1,6 +1,7 @@
 package io.portshare.runtime;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.Channel;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.ScalingMode;
 import io.portshare.runtime.config.Settings;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -42,6 +44,8 @@ public final class ServiceContext {
   /** True from start until the runtime's warm-up has ended: connections meanwhile are its own. */
   private volatile boolean warmingUp;
   private volatile int actualPort = -1;
+  /** This instance's own-pipeline listener's loop, once it listens with one. */
+  private OwnPipelines.Loop ownLoop;
 
   ServiceContext(String serviceName, Settings settings, RuntimeSettings common, ScalingMode mode, int instance,
       int port, MeterRegistry registry, Connections connections, OwnPipelines ownPipelines, boolean warmingUp) {
@@ -143,6 +147,7 @@ public final class ServiceContext {
    */
   public Future<Void> listen(NetServerOptions options, ConnectionInitializer initializer) {
     OwnPipelines.Loop loop = ownPipelines.register(initializer::initConnection);
+    ownLoop = loop;
     Vertx vertx = Vertx.currentContext().owner();
     // Never called: the runtime's transport gives these connections to the initializer.
     NetServer server = vertx.createNetServer(options).connectHandler(socket -> socket.close());
@@ -152,6 +157,24 @@ public final class ServiceContext {
       return Future.join(server.shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS), drained.future()).mapEmpty();
     });
     return ownPipelines.bind(server::listen).onSuccess(s -> actualPort = s.actualPort()).mapEmpty();
+  }
+
+  /**
+   * Every {@code period}, on this instance's event loop, calls {@code visit} with each connection of
+   * its {@link #listen(NetServerOptions, ConnectionInitializer) own-pipeline listener} that is open:
+   * one sweep per event loop for what a service times out per connection (idle connections, slow
+   * request heads), where a scheduled task per connection would cost an allocation and a heap insert
+   * on accept and a removal on close. The visit may close the connection. Call it from
+   * {@code start()}, after that listen.
+   */
+  public void sweepConnections(Duration period, Consumer<Channel> visit) {
+    if (ownLoop == null) {
+      throw new IllegalStateException("sweepConnections follows listen(NetServerOptions, ConnectionInitializer)");
+    }
+    if (period.isNegative() || period.isZero()) {
+      throw new IllegalArgumentException("sweep period must be positive: " + period);
+    }
+    ownLoop.sweep(period, visit);
   }
 
   /**

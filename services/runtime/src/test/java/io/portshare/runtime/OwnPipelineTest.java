@@ -121,6 +121,23 @@ class OwnPipelineTest {
   }
 
   @Test
+  void theSweepVisitsEachOpenConnectionOfItsLoopAndMayCloseIt() throws Exception {
+    LineService service = new LineService();
+    service.sweep = true;
+    ServiceRuntime runtime = runtimes.start(service, "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
+        "--instances", "1");
+    try (Socket kept = connect(runtime); Socket swept = connect(runtime)) {
+      assertThat(ask(kept, "who")).startsWith("instance 0");
+      assertThat(ask(swept, "mark")).isEqualTo("marked");
+
+      assertThat(swept.getInputStream().read()).as("the marked connection, closed by a sweep").isEqualTo(-1);
+      assertThat(ask(kept, "who")).as("the other one, visited and left open").startsWith("instance 0");
+      assertThat(service.visitsOnLoop).as("visits, each on the loop").isPositive();
+      assertThat(service.visitsOffLoop).isZero();
+    }
+  }
+
+  @Test
   void listeningWithAPipelineOfItsOwnIsRefusedOffTheEventLoop() {
     LineService service = new LineService();
     service.listenFromWorker = true;
@@ -143,6 +160,10 @@ class OwnPipelineTest {
     final CompletableFuture<Void> release = new CompletableFuture<>();
     volatile int drainsSeen;
     volatile boolean listenFromWorker;
+    /** Sweep every 50 ms, closing connections that asked with {@code mark}. */
+    volatile boolean sweep;
+    volatile int visitsOnLoop;
+    volatile int visitsOffLoop;
 
     LineService() {
       super("line", "answers lines on a pipeline of its own");
@@ -160,7 +181,20 @@ class OwnPipelineTest {
             return vertx.executeBlocking(() -> service.listen(service.netServerOptions(), this::init))
                 .compose(f -> f);
           }
-          return service.listen(service.netServerOptions(), this::init);
+          Future<Void> listening = service.listen(service.netServerOptions(), this::init);
+          if (sweep) {
+            service.sweepConnections(Duration.ofMillis(50), connection -> {
+              if (Thread.currentThread() == loop) {
+                visitsOnLoop++;
+              } else {
+                visitsOffLoop++;
+              }
+              if (connection.pipeline().get(Answer.class).marked) {
+                connection.close();
+              }
+            });
+          }
+          return listening;
         }
 
         private void init(io.netty.channel.Channel connection) {
@@ -176,6 +210,7 @@ class OwnPipelineTest {
       private final boolean onLoop;
       private boolean busy;
       private boolean deaf;
+      private boolean marked;
 
       Answer(int instance, boolean onLoop) {
         this.instance = instance;
@@ -199,6 +234,10 @@ class OwnPipelineTest {
                 ctx.close();
               }
             }));
+          }
+          case "mark" -> {
+            marked = true;
+            answer(ctx, "marked");
           }
           case "deaf" -> {
             deaf = true;

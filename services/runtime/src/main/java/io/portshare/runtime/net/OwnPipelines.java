@@ -162,6 +162,25 @@ public final class OwnPipelines {
       return drained;
     }
 
+    /**
+     * Every {@code period}, on this loop, calls {@code visit} with each connection it holds open:
+     * what a service times out per connection (idle, slow heads) it checks here, one task per loop
+     * instead of a scheduled task per connection, which is an allocation and a heap insert on accept
+     * and a heap removal on close. The visit may close the connection.
+     */
+    public void sweep(Duration period, Consumer<Channel> visit) {
+      if (!executor.inEventLoop()) {
+        throw new IllegalStateException("a sweep is set up on its event loop");
+      }
+      long nanos = period.toNanos();
+      executor.scheduleAtFixedRate(() -> {
+        // A copy: a visit may close its connection, whose listener takes it out of the set.
+        for (Channel connection : open.toArray(new Channel[0])) {
+          visit.accept(connection);
+        }
+      }, nanos, nanos, TimeUnit.NANOSECONDS);
+    }
+
     private void closeAll() {
       for (Channel connection : new ArrayList<>(open)) {
         connection.close();

@@ -5,8 +5,8 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.socket.DuplexChannel;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.portshare.runtime.DrainEvent;
 import io.portshare.rpc.client.Frames;
@@ -47,6 +47,10 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
   private boolean pausedSinceTick;
   private long bytesAtLastTick;
   private long bytesReceived;
+  /** What the last idle sweep saw: bytes received so far, and bytes waiting to go out. */
+  private long receivedAtSweep;
+  private long pendingAtSweep;
+  private int quietSweeps;
   private ScheduledFuture<?> drainTicker;
   private ScheduledFuture<?> lingerTimer;
   private ScheduledFuture<?> ageTimer;
@@ -200,15 +204,36 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
     });
   }
 
+  /**
+   * Called by the event loop's idle sweep once per period: true once this connection has read
+   * nothing and sent nothing for {@code sweeps} sweeps in a row. Answers queued that do not move
+   * (a peer that stopped reading) count as nothing sent. Nothing on the read or write path reads a
+   * clock or schedules a timer for this: the sweep compares two counters.
+   */
+  boolean quietFor(int sweeps) {
+    ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
+    long pending = out == null ? 0 : out.totalPendingWriteBytes();
+    if (bytesReceived == receivedAtSweep && pending == pendingAtSweep) {
+      quietSweeps++;
+    } else {
+      quietSweeps = 0;
+      receivedAtSweep = bytesReceived;
+      pendingAtSweep = pending;
+    }
+    return quietSweeps >= sweeps;
+  }
+
+  /** Nothing read or written for --idle-timeout: the peer is gone or forgot us. */
+  void closeIdle() {
+    metrics.idleClosed++;
+    closing = true;
+    ctx.close();
+  }
+
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
     if (evt == DrainEvent.INSTANCE) {
       startDrain();
-    } else if (evt instanceof IdleStateEvent) {
-      // Nothing read or written for --idle-timeout: the peer is gone or forgot us.
-      metrics.idleClosed++;
-      closing = true;
-      ctx.close();
     } else {
       ctx.fireUserEventTriggered(evt);
     }

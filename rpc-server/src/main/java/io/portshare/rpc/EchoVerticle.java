@@ -1,10 +1,9 @@
 package io.portshare.rpc;
 
 import io.netty.channel.Channel;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.portshare.runtime.ServiceVerticle;
 import io.vertx.core.Future;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 /**
  * One instance of the RPC echo service: a listener on the shared port whose connections are served
@@ -27,7 +26,20 @@ public final class EchoVerticle extends ServiceVerticle {
     RpcSettings settings = RpcSettings.of(service.settings());
     maxPayload = settings.maxFrame();
     idleMillis = settings.idleTimeout().toMillis();
-    return service.listen(service.netServerOptions(), this::initConnection);
+    Future<Void> listening = service.listen(service.netServerOptions(), this::initConnection);
+    if (idleMillis > 0) {
+      // One sweep per event loop, no timer per connection: Netty's IdleStateHandler scheduled a
+      // task on every accept and, watching writes, made a promise and a listener for every answer.
+      long period = Math.max(50, Math.min(1000, idleMillis / 4));
+      int sweeps = (int) ((idleMillis + period - 1) / period);
+      service.sweepConnections(Duration.ofMillis(period), connection -> {
+        EchoHandler echo = connection.pipeline().get(EchoHandler.class);
+        if (echo != null && echo.quietFor(sweeps)) {
+          echo.closeIdle();
+        }
+      });
+    }
+    return listening;
   }
 
   @Override
@@ -36,9 +48,6 @@ public final class EchoVerticle extends ServiceVerticle {
   }
 
   private void initConnection(Channel connection) {
-    if (idleMillis > 0) {
-      connection.pipeline().addLast("idle", new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS));
-    }
     EchoHandler echo = new EchoHandler(maxPayload, metrics);
     connection.pipeline().addLast("rpc-echo", echo);
     long lifetime = service.connectionLifetime().toNanos();

@@ -7,7 +7,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.portshare.kit.RpcWire;
 import io.portshare.runtime.DrainEvent;
 import java.io.IOException;
@@ -126,8 +125,18 @@ class EchoHandlerTest {
   }
 
   @Test
-  void anIdleTimeoutClosesTheConnectionAndIsCounted() {
-    channel.pipeline().fireUserEventTriggered(IdleStateEvent.ALL_IDLE_STATE_EVENT);
+  void theIdleSweepClosesAConnectionOnlyAfterEnoughQuietSweepsInARow() {
+    EchoHandler echo = channel.pipeline().get(EchoHandler.class);
+    assertThat(echo.quietFor(3)).isFalse();
+    assertThat(echo.quietFor(3)).isFalse();
+    // A byte read between two sweeps starts the count again.
+    channel.writeInbound(Unpooled.wrappedBuffer(new byte[] {0}));
+    assertThat(echo.quietFor(3)).as("read since the last sweep").isFalse();
+    assertThat(echo.quietFor(3)).isFalse();
+    assertThat(echo.quietFor(3)).isFalse();
+    assertThat(echo.quietFor(3)).as("three quiet sweeps in a row").isTrue();
+
+    echo.closeIdle();
 
     assertThat(channel.isOpen()).isFalse();
     assertThat(metrics.idleClosed).isEqualTo(1);

@@ -5,14 +5,11 @@ import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.stream.ChunkedWriteHandler;
-import java.util.HashSet;
-import java.util.Iterator;
-import java.util.Set;
 
 /**
- * The HTTP connections of one event loop: the pipeline each gets on arrival, and the sweep that
- * closes those whose request head has taken longer than the header timeout, and those idle longer
- * than the idle timeout. One sweep per event loop, no timer per connection.
+ * The HTTP connections of one event loop: the pipeline each gets on arrival, and the visit of the
+ * runtime's sweep that closes those whose request head has taken longer than the header timeout,
+ * and those idle longer than the idle timeout. One sweep per event loop, no timer per connection.
  *
  * <p>The pipeline: the {@link RequestDecoder}, the {@link HeadGuard}, the {@link ConnectionAgeLimit}
  * when connections age out, and the {@link FileExchange}; with --no-sendfile a ChunkedWriteHandler
@@ -26,7 +23,6 @@ final class OpenConnections {
   private final Limits limits;
   private final HttpDecoderConfig decoding;
   private final FileAnswers answers;
-  private final Set<RequestDecoder> open = new HashSet<>();
   /** The meters timeouts and refused heads count in: warm-up ones before ready, then the service's. */
   private StaticMetrics metrics;
 
@@ -58,27 +54,24 @@ final class OpenConnections {
       pipeline.addLast("age", new ConnectionAgeLimit(lifetimeNanos));
     }
     pipeline.addLast("exchange", new FileExchange(answers, decoder));
-    open.add(decoder);
-    channel.closeFuture().addListener(f -> open.remove(decoder));
   }
 
   /**
-   * Closes every connection whose request head began more than the header timeout before
-   * {@code now}, and every one that has read nothing for the idle timeout and sent nothing either.
+   * Closes this connection if its request head began more than the header timeout before
+   * {@code now}, or if it has read nothing for the idle timeout and sent nothing either.
    */
-  void sweep(long now) {
-    for (Iterator<RequestDecoder> i = open.iterator(); i.hasNext(); ) {
-      RequestDecoder d = i.next();
-      boolean late = d.overdue(now, limits.headerTimeoutMillis());
-      if (late || (d.headStartedAt == 0 && now - d.lastReadAt > limits.idleTimeoutMillis() && idle(d, now))) {
-        // Out of the set before the close, whose listener may run at once and remove it too.
-        i.remove();
-        if (late) {
-          d.headStartedAt = 0;
-          metrics.headerTimeouts++;
-        }
-        d.channel.close();
+  void visit(Channel channel, long now) {
+    RequestDecoder d = channel.pipeline().get(RequestDecoder.class);
+    if (d == null) {
+      return;
+    }
+    boolean late = d.overdue(now, limits.headerTimeoutMillis());
+    if (late || (d.headStartedAt == 0 && now - d.lastReadAt > limits.idleTimeoutMillis() && idle(d, now))) {
+      if (late) {
+        d.headStartedAt = 0;
+        metrics.headerTimeouts++;
       }
+      channel.close();
     }
   }
 
@@ -90,9 +83,5 @@ final class OpenConnections {
   private boolean idle(RequestDecoder d, long now) {
     ChannelOutboundBuffer out = d.channel.unsafe().outboundBuffer();
     return out == null || out.isEmpty() || d.stalled(out, now, limits.idleTimeoutMillis());
-  }
-
-  int size() {
-    return open.size();
   }
 }

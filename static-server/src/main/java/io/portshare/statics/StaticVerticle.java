@@ -3,6 +3,7 @@ package io.portshare.statics;
 import io.netty.channel.Channel;
 import io.portshare.runtime.ServiceVerticle;
 import io.vertx.core.Future;
+import java.time.Duration;
 
 /**
  * One instance of the static service: a listener whose connections get a Netty pipeline of this
@@ -34,8 +35,9 @@ public final class StaticVerticle extends ServiceVerticle {
     agesOut = !service.connectionLifetime().isZero();
     vertx.setPeriodic(1000, id -> answers.tick(System.currentTimeMillis()));
     long sweepEvery = Math.max(50, Math.min(1000, Math.min(headerTimeoutMillis, idleTimeoutMillis) / 4));
-    vertx.setPeriodic(sweepEvery, id -> connections.sweep(System.currentTimeMillis()));
-    return service.listen(service.netServerOptions(), this::initConnection);
+    Future<Void> listening = service.listen(service.netServerOptions(), this::initConnection);
+    service.sweepConnections(Duration.ofMillis(sweepEvery), c -> connections.visit(c, System.currentTimeMillis()));
+    return listening;
   }
 
   @Override

@@ -126,14 +126,18 @@ class OwnPipelineTest {
     service.sweep = true;
     ServiceRuntime runtime = runtimes.start(service, "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
         "--instances", "1");
-    try (Socket kept = connect(runtime); Socket swept = connect(runtime)) {
+    try (Socket kept = connect(runtime); Socket failing = connect(runtime); Socket swept = connect(runtime);
+        LogCapture log = LogCapture.attach()) {
       assertThat(ask(kept, "who")).startsWith("instance 0");
+      assertThat(ask(failing, "fail")).isEqualTo("failing");
+      await().atMost(Duration.ofSeconds(10)).until(() -> !log.warningsAndErrors().isEmpty());
       assertThat(ask(swept, "mark")).isEqualTo("marked");
 
-      assertThat(swept.getInputStream().read()).as("the marked connection, closed by a sweep").isEqualTo(-1);
+      assertThat(swept.getInputStream().read()).as("the marked connection, closed by a later sweep").isEqualTo(-1);
       assertThat(ask(kept, "who")).as("the other one, visited and left open").startsWith("instance 0");
       assertThat(service.visitsOnLoop).as("visits, each on the loop").isPositive();
       assertThat(service.visitsOffLoop).isZero();
+      assertThat(log.warningsAndErrors()).first().asString().contains("connection sweep", "IllegalStateException");
     }
   }
 
@@ -160,7 +164,7 @@ class OwnPipelineTest {
     final CompletableFuture<Void> release = new CompletableFuture<>();
     volatile int drainsSeen;
     volatile boolean listenFromWorker;
-    /** Sweep every 50 ms, closing connections that asked with {@code mark}. */
+    /** Sweep every 50 ms, closing connections that asked with {@code mark}; the visit of one that said {@code fail} throws. */
     volatile boolean sweep;
     volatile int visitsOnLoop;
     volatile int visitsOffLoop;
@@ -189,7 +193,11 @@ class OwnPipelineTest {
               } else {
                 visitsOffLoop++;
               }
-              if (connection.pipeline().get(Answer.class).marked) {
+              Answer answer = connection.pipeline().get(Answer.class);
+              if (answer.failing) {
+                throw new IllegalStateException("a visit that fails");
+              }
+              if (answer.marked) {
                 connection.close();
               }
             });
@@ -211,6 +219,7 @@ class OwnPipelineTest {
       private boolean busy;
       private boolean deaf;
       private boolean marked;
+      private boolean failing;
 
       Answer(int instance, boolean onLoop) {
         this.instance = instance;
@@ -234,6 +243,10 @@ class OwnPipelineTest {
                 ctx.close();
               }
             }));
+          }
+          case "fail" -> {
+            failing = true;
+            answer(ctx, "failing");
           }
           case "mark" -> {
             marked = true;

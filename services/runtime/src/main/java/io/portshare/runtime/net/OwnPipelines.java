@@ -17,6 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The listeners whose connections get the service's own Netty pipeline in place of Vert.x's, one
@@ -30,6 +32,8 @@ import java.util.function.Supplier;
  * loop keeps its open ones and drains them itself ({@link Loop#drain}).
  */
 public final class OwnPipelines {
+
+  private static final Logger LOG = LoggerFactory.getLogger(OwnPipelines.class);
 
   private final Map<EventExecutor, Loop> loops = new ConcurrentHashMap<>();
   /** The service's event loop groups, as its Vert.x instances make them. */
@@ -174,9 +178,23 @@ public final class OwnPipelines {
       }
       long nanos = period.toNanos();
       executor.scheduleAtFixedRate(() -> {
+        Channel[] visited = open.toArray(new Channel[0]);
+        int failed = 0;
+        RuntimeException first = null;
         // A copy: a visit may close its connection, whose listener takes it out of the set.
-        for (Channel connection : open.toArray(new Channel[0])) {
-          visit.accept(connection);
+        for (Channel connection : visited) {
+          try {
+            visit.accept(connection);
+          } catch (RuntimeException e) {
+            // A task at fixed rate that throws is never run again: one bad visit must not end the
+            // timeouts of every connection on this loop.
+            failed++;
+            first = first == null ? e : first;
+          }
+        }
+        if (first != null) {
+          LOG.warn("connection sweep: {} of {} visits failed, the first with {}", failed, visited.length,
+              first.toString(), first);
         }
       }, nanos, nanos, TimeUnit.NANOSECONDS);
     }

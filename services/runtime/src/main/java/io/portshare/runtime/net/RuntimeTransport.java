@@ -5,8 +5,6 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelHandlerAdapter;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
@@ -29,8 +27,6 @@ import java.util.Map;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The Netty transport the runtime gives every service Vert.x: the chosen one (epoll, io_uring or
@@ -68,8 +64,6 @@ import org.slf4j.LoggerFactory;
  * </ul>
  */
 public final class RuntimeTransport implements Transport {
-
-  private static final Logger LOG = LoggerFactory.getLogger(RuntimeTransport.class);
 
   private final Transport delegate;
   private final Spi spi;
@@ -143,41 +137,21 @@ public final class RuntimeTransport implements Transport {
 
     /**
      * The child handler: counts a connection once it is registered on its event loop (so the loop
-     * is known, and before any other handler sees it), leaves its pipeline, then hands the pipeline
-     * on (to Vert.x's own initializer, or to the service's own pipeline). Not a
-     * {@code ChannelInitializer}, which keeps every channel it initialises in a concurrent set
-     * until it has removed itself: an entry added and removed per connection for nothing.
+     * is known, and before any other handler sees it), then hands its pipeline on (to Vert.x's own
+     * initializer, or to the service's own pipeline) and leaves it.
      */
     @ChannelHandler.Sharable
-    private final class Counting extends ChannelHandlerAdapter {
+    private final class Counting extends ChannelInitializer<Channel> {
       private final Consumer<Channel> next;
 
       Counting(Consumer<Channel> next) {
         this.next = next;
       }
 
-      /** Netty would look the annotation up, in a per-thread map, each time it adds this handler. */
       @Override
-      public boolean isSharable() {
-        return true;
-      }
-
-      /**
-       * Called once the connection is registered: the acceptor adds this handler before it
-       * registers the channel, and Netty defers the call until then.
-       */
-      @Override
-      public void handlerAdded(ChannelHandlerContext ctx) {
-        Channel connection = ctx.channel();
-        ctx.pipeline().remove(this);
+      protected void initChannel(Channel connection) {
         connections.accepted(connection, number(connection.eventLoop()));
-        try {
-          next.accept(connection);
-        } catch (RuntimeException e) {
-          // A connection with half a pipeline would hang its peer: close it, and say why once.
-          LOG.warn("setting up connection {} failed, closed: {}", connection, e.toString(), e);
-          connection.close();
-        }
+        next.accept(connection);
       }
     }
 

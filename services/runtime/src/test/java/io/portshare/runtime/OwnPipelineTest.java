@@ -142,6 +142,21 @@ class OwnPipelineTest {
   }
 
   @Test
+  void anInitializerThatThrowsClosesThatConnectionAndSaysSoOnce() throws Exception {
+    LineService service = new LineService();
+    service.initThrows = true;
+    ServiceRuntime runtime = runtimes.start(service, "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
+        "--instances", "1");
+    try (LogCapture log = LogCapture.attach(); Socket s = connect(runtime)) {
+      assertThat(s.getInputStream().read()).as("the connection whose set-up failed, closed").isEqualTo(-1);
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(log.warningsAndErrors())
+          .filteredOn(line -> line.contains("Failed to initialize a channel")).singleElement().asString()
+          .contains("Closing", "IllegalStateException"));
+    }
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(open(runtime)).isZero());
+  }
+
+  @Test
   void listeningWithAPipelineOfItsOwnIsRefusedOffTheEventLoop() {
     LineService service = new LineService();
     service.listenFromWorker = true;
@@ -164,6 +179,8 @@ class OwnPipelineTest {
     final CompletableFuture<Void> release = new CompletableFuture<>();
     volatile int drainsSeen;
     volatile boolean listenFromWorker;
+    /** The initializer throws, as a service's bug would. */
+    volatile boolean initThrows;
     /** Sweep every 50 ms, closing connections that asked with {@code mark}; the visit of one that said {@code fail} throws. */
     volatile boolean sweep;
     volatile int visitsOnLoop;
@@ -206,6 +223,9 @@ class OwnPipelineTest {
         }
 
         private void init(io.netty.channel.Channel connection) {
+          if (initThrows) {
+            throw new IllegalStateException("an initializer that fails");
+          }
           boolean onLoop = Thread.currentThread() == loop;
           connection.pipeline().addLast("line", new LineBasedFrameDecoder(64))
               .addLast("answer", new Answer(service.instance(), onLoop));

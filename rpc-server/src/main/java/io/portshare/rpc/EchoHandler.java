@@ -2,13 +2,12 @@ package io.portshare.rpc;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
-import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.portshare.runtime.DrainEvent;
+import io.portshare.runtime.LingeringClose;
 import io.portshare.rpc.client.Frames;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
@@ -27,12 +26,6 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
    * read, and 10 ms is far more than one turn.
    */
   private static final long DRAIN_SETTLE_MILLIS = 10;
-  /**
-   * After its last answer a closing connection half-closes and waits this long for the peer to
-   * close too (nginx's lingering close): closing outright with bytes unread makes the kernel send
-   * RST, and RST throws away answers still queued toward the peer.
-   */
-  private static final long LINGER_MILLIS = 2000;
 
   private final FrameDecoder decoder;
   private final RpcMetrics metrics;
@@ -52,7 +45,6 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
   private long pendingAtSweep;
   private int quietSweeps;
   private ScheduledFuture<?> drainTicker;
-  private ScheduledFuture<?> lingerTimer;
   private ScheduledFuture<?> ageTimer;
 
   EchoHandler(int maxPayload, RpcMetrics metrics) {
@@ -186,22 +178,14 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
 
   /**
    * Stops answering, sends what is queued, then half-closes and lets the peer close (or the
-   * linger time pass); bytes that arrive meanwhile are read and dropped.
+   * linger time pass; {@link LingeringClose}); bytes that arrive meanwhile are read and dropped.
    */
   private void closeAfterAnswers() {
     closing = true;
     if (drainTicker != null) {
       drainTicker.cancel(false);
     }
-    ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> {
-      if (!f.isSuccess() || !(ctx.channel() instanceof DuplexChannel)) {
-        ctx.close();
-        return;
-      }
-      ((DuplexChannel) ctx.channel()).shutdownOutput().addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
-      ctx.channel().config().setAutoRead(true);
-      lingerTimer = ctx.executor().schedule(() -> ctx.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
-    });
+    LingeringClose.after(ctx, Unpooled.EMPTY_BUFFER, LingeringClose.LINGER);
   }
 
   /**
@@ -256,9 +240,6 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
     closing = true;
     if (drainTicker != null) {
       drainTicker.cancel(false);
-    }
-    if (lingerTimer != null) {
-      lingerTimer.cancel(false);
     }
     if (ageTimer != null) {
       ageTimer.cancel(false);

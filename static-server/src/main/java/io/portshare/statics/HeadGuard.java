@@ -5,7 +5,6 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -15,11 +14,11 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
+import io.portshare.runtime.LingeringClose;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Refuses, in HTTP/1.1 and with a close, the request heads the decoder lets through but a server
@@ -39,8 +38,6 @@ import java.util.concurrent.TimeUnit;
  * The checks scan the bytes once each; no regular expression runs per request.
  */
 final class HeadGuard extends ChannelInboundHandlerAdapter {
-
-  private static final long LINGER_MILLIS = 2000;
 
   private final StaticMetrics metrics;
   private boolean rejected;
@@ -212,17 +209,8 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
 
   private void reject(ChannelHandlerContext ctx, HttpResponseStatus status) {
     metrics.status(status.code());
-    // A lingering close, as nginx does: closing outright with the client's bytes unread would send
-    // RST, which can throw the answer away before the client reads it. So: the answer, then FIN;
-    // the rest read and dropped (rejected) until the client closes too, or LINGER_MILLIS pass.
-    ctx.writeAndFlush(answer(status)).addListener(f -> {
-      if (f.isSuccess() && ctx.channel() instanceof DuplexChannel) {
-        ((DuplexChannel) ctx.channel()).shutdownOutput().addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
-        ctx.executor().schedule(() -> ctx.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
-      } else {
-        ctx.close();
-      }
-    });
+    // The answer, then FIN; the rest is read and dropped (rejected) until the client closes too.
+    LingeringClose.after(ctx, answer(status), LingeringClose.LINGER);
   }
 
   /** The whole refusal: HTTP/1.1, the status, no body, and the close announced. */

@@ -1,6 +1,7 @@
 package io.portshare.rpc;
 
 import io.netty.channel.Channel;
+import io.portshare.runtime.ServiceContext;
 import io.portshare.runtime.ServiceVerticle;
 import io.vertx.core.Future;
 import java.time.Duration;
@@ -30,9 +31,9 @@ public final class EchoVerticle extends ServiceVerticle {
     if (idleMillis > 0) {
       // One sweep per event loop, no timer per connection: Netty's IdleStateHandler scheduled a
       // task on every accept and, watching writes, made a promise and a listener for every answer.
-      long period = Math.max(50, Math.min(1000, idleMillis / 4));
-      int sweeps = (int) ((idleMillis + period - 1) / period);
-      service.sweepConnections(Duration.ofMillis(period), connection -> {
+      Duration period = ServiceContext.sweepPeriodFor(Duration.ofMillis(idleMillis));
+      int sweeps = (int) ((idleMillis + period.toMillis() - 1) / period.toMillis());
+      service.sweepConnections(period, connection -> {
         EchoHandler echo = connection.pipeline().get(EchoHandler.class);
         if (echo != null && echo.quietFor(sweeps)) {
           echo.closeIdle();

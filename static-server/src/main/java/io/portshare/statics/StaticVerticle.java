@@ -1,6 +1,7 @@
 package io.portshare.statics;
 
 import io.netty.channel.Channel;
+import io.portshare.runtime.ServiceContext;
 import io.portshare.runtime.ServiceVerticle;
 import io.vertx.core.Future;
 import java.time.Duration;
@@ -34,9 +35,9 @@ public final class StaticVerticle extends ServiceVerticle {
         idleTimeoutMillis), answers, metrics);
     agesOut = !service.connectionLifetime().isZero();
     vertx.setPeriodic(1000, id -> answers.tick(System.currentTimeMillis()));
-    long sweepEvery = Math.max(50, Math.min(1000, Math.min(headerTimeoutMillis, idleTimeoutMillis) / 4));
     Future<Void> listening = service.listen(service.netServerOptions(), this::initConnection);
-    service.sweepConnections(Duration.ofMillis(sweepEvery), c -> connections.visit(c, System.currentTimeMillis()));
+    service.sweepConnections(ServiceContext.sweepPeriodFor(Duration.ofMillis(Math.min(headerTimeoutMillis,
+        idleTimeoutMillis))), c -> connections.visit(c, System.currentTimeMillis()));
     return listening;
   }
 

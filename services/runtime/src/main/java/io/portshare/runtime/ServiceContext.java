@@ -160,6 +160,15 @@ public final class ServiceContext {
   }
 
   /**
+   * The sweep period for timeouts no shorter than {@code shortestTimeout}: a quarter of it, between
+   * 50 ms and 1 s, so a connection closes at most a quarter late and a long timeout costs one visit
+   * per connection per second.
+   */
+  public static Duration sweepPeriodFor(Duration shortestTimeout) {
+    return Duration.ofMillis(Math.max(50, Math.min(1000, shortestTimeout.toMillis() / 4)));
+  }
+
+  /**
    * Every {@code period}, on this instance's event loop, calls {@code visit} with each connection of
    * its {@link #listen(NetServerOptions, ConnectionInitializer) own-pipeline listener} that is open:
    * one sweep per event loop for what a service times out per connection (idle connections, slow

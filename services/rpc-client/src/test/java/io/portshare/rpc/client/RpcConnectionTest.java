@@ -198,18 +198,26 @@ class RpcConnectionTest {
 
   @Test
   void anAnswerWithOtherBytesFailsItsRequestAndEveryOneAfterAndClosesTheConnection(Vertx vertx) throws Exception {
-    // The first request of each connection is echoed, the second comes back with its last byte changed.
+    // The first request is echoed at once. The second and third are held until both have arrived, so
+    // both are in flight when the answers come (a third sent after the bad answer was read would fail
+    // as sent on a closed connection): the second with its last byte changed, the third intact.
+    int frame = Frames.HEADER_LENGTH + 32;
     Peer peer = Peer.start(vertx, so -> {
-      AtomicInteger frames = new AtomicInteger();
+      Buffer received = Buffer.buffer();
       so.handler(data -> {
-        Buffer answer = data.copy();
-        if (frames.incrementAndGet() == 2) {
-          answer.setByte(answer.length() - 1, (byte) (answer.getByte(answer.length() - 1) ^ 1));
+        int before = received.length();
+        received.appendBuffer(data);
+        if (before < frame) {
+          so.write(received.slice(before, Math.min(frame, received.length())).copy());
         }
-        so.write(answer);
+        if (before < 3 * frame && received.length() >= 3 * frame) {
+          Buffer answers = received.slice(frame, 3 * frame).copy();
+          answers.setByte(frame - 1, (byte) (answers.getByte(frame - 1) ^ 1));
+          so.write(answers);
+        }
       });
     });
-    RpcConnection conn = connect(vertx, peer, new RpcClientOptions());
+    RpcConnection conn = connect(vertx, peer, new RpcClientOptions().setPipelineDepth(2));
     AtomicInteger closes = new AtomicInteger();
     conn.closeHandler(v -> closes.incrementAndGet());
     get(conn.send(Frames.pattern(32)));

@@ -36,6 +36,7 @@ final class ProcessKill {
         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
     pb.environment().keySet().removeIf(k -> k.startsWith("PORTSHARE_"));
     pb.environment().put("PORTSHARE_PORT", Integer.toString(port));
+    pb.environment().put("PORTSHARE_WARMUP", SoakConfig.WARMUP);
     pb.environment().put("PORTSHARE_ADMIN_PORT", Integer.toString(admin));
     pb.environment().put("SERVICE_JAR", cfg.rpcJar().toString());
     pb.environment().put("JAVA", ServiceProcess.javaBin());

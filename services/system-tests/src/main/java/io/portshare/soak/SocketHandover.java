@@ -125,7 +125,8 @@ final class SocketHandover {
       cmd.addAll(List.of("env", "--default-signal=HUP"));
       cmd.addAll(List.of(ServiceProcess.javaBin(), "-Xmx256m", "-XX:+ExitOnOutOfMemoryError", "-jar",
           cfg.rpcJar().toString(), "--supervise", Integer.toString(cfg.processes()), "--port",
-          Integer.toString(port), "--admin-port", "0", "--host", "127.0.0.1", "--drain-timeout", "10s"));
+          Integer.toString(port), "--admin-port", "0", "--host", "127.0.0.1", "--drain-timeout", "10s",
+          "--warmup", SoakConfig.WARMUP));
       ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
       pb.environment().keySet().removeIf(k -> k.startsWith("PORTSHARE_") || k.startsWith("LISTEN_"));
       return new Supervised(pb.start());

@@ -15,7 +15,6 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -67,17 +66,20 @@ class LingeringCloseTest {
     return ((InetSocketAddress) server.localAddress()).getPort();
   }
 
-  private static String readToEnd(InputStream in) throws Exception {
-    return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+  /** A connection that sent the byte the server answers and lingers on, with that answer read up to FIN. */
+  private static Socket answered(int port) throws Exception {
+    Socket s = new Socket("127.0.0.1", port);
+    s.setSoTimeout(10_000);
+    s.getOutputStream().write('a');
+    assertThat(new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII))
+        .as("the answer, then FIN").isEqualTo("bye");
+    return s;
   }
 
   @Test
   void theAnswerThenFinThenTheLateBytesAreReadAndTheConnectionClosesWhenTheLingerHasPassed() throws Exception {
     int port = serve(Duration.ofSeconds(2));
-    try (Socket s = new Socket("127.0.0.1", port)) {
-      s.setSoTimeout(10_000);
-      s.getOutputStream().write('a');
-      assertThat(readToEnd(s.getInputStream())).as("the answer, then FIN").isEqualTo("bye");
+    try (Socket s = answered(port)) {
       Channel channel = accepted.get(10, TimeUnit.SECONDS);
       assertThat(channel.isOpen()).as("open for the peer's late bytes").isTrue();
 
@@ -92,11 +94,7 @@ class LingeringCloseTest {
   @Test
   void aPeerThatClosesEndsTheLingerAtOnce() throws Exception {
     int port = serve(Duration.ofMinutes(10));
-    try (Socket s = new Socket("127.0.0.1", port)) {
-      s.setSoTimeout(10_000);
-      s.getOutputStream().write('a');
-      assertThat(readToEnd(s.getInputStream())).isEqualTo("bye");
-    }
+    answered(port).close();
     assertThat(accepted.get(10, TimeUnit.SECONDS).closeFuture().await(10, TimeUnit.SECONDS))
         .as("closed when the peer closed, not after ten minutes").isTrue();
   }

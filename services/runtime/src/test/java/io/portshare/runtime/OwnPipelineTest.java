@@ -83,8 +83,7 @@ class OwnPipelineTest {
   @Test
   void theDrainClosesAnIdleConnectionAtOnceAndLetsTheRequestInFlightFinish() throws Exception {
     LineService service = new LineService();
-    ServiceRuntime runtime = runtimes.start(service, "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
-        "--instances", "1");
+    ServiceRuntime runtime = startOne(service);
     try (Socket idle = connect(runtime); Socket slow = connect(runtime)) {
       assertThat(ask(idle, "who")).startsWith("instance 0");
       send(slow, "hold");
@@ -109,8 +108,7 @@ class OwnPipelineTest {
   @Test
   void aConnectionThatIgnoresTheDrainIsClosedWhenTheDrainTimeoutHasPassed() throws Exception {
     LineService service = new LineService();
-    ServiceRuntime runtime = runtimes.start(service, "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
-        "--instances", "1");
+    ServiceRuntime runtime = startOne(service);
     try (Socket deaf = connect(runtime)) {
       assertThat(ask(deaf, "deaf")).isEqualTo("deaf");
       CompletableFuture<Void> stopped = CompletableFuture.runAsync(() -> runtime.stop(Duration.ofMillis(500)));
@@ -124,8 +122,7 @@ class OwnPipelineTest {
   void theSweepVisitsEachOpenConnectionOfItsLoopAndMayCloseIt() throws Exception {
     LineService service = new LineService();
     service.sweep = true;
-    ServiceRuntime runtime = runtimes.start(service, "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
-        "--instances", "1");
+    ServiceRuntime runtime = startOne(service);
     try (Socket kept = connect(runtime); Socket failing = connect(runtime); Socket swept = connect(runtime);
         LogCapture log = LogCapture.attach()) {
       assertThat(ask(kept, "who")).startsWith("instance 0");
@@ -145,8 +142,7 @@ class OwnPipelineTest {
   void anInitializerThatThrowsClosesThatConnectionAndSaysSoOnce() throws Exception {
     LineService service = new LineService();
     service.initThrows = true;
-    ServiceRuntime runtime = runtimes.start(service, "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
-        "--instances", "1");
+    ServiceRuntime runtime = startOne(service);
     try (LogCapture log = LogCapture.attach(); Socket s = connect(runtime)) {
       assertThat(s.getInputStream().read()).as("the connection whose set-up failed, closed").isEqualTo(-1);
       await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(log.warningsAndErrors())
@@ -162,6 +158,11 @@ class OwnPipelineTest {
     service.listenFromWorker = true;
     assertThatThrownBy(() -> runtimes.start(service, "--port", "0", "--admin-port", "0", "--instances", "1"))
         .hasStackTraceContaining("is set up from its verticle's start, on its event loop");
+  }
+
+  /** One instance of {@code service} on loopback, with ports the kernel chooses. */
+  private ServiceRuntime startOne(LineService service) {
+    return runtimes.start(service, "--port", "0", "--admin-port", "0", "--host", "127.0.0.1", "--instances", "1");
   }
 
   private static double open(ServiceRuntime runtime) {

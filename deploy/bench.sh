@@ -16,6 +16,8 @@
 #   deploy/bench.sh --workers 1,2 --modes reuseport,processes --duration 10s
 #   deploy/bench.sh static                       # the static-file table against nginx (portshare-bench static)
 #   deploy/bench.sh coldstart                    # fresh servers stormed right after ready (deploy/bench-coldstart.sh)
+#   deploy/bench.sh profile [ROUNDS SIZE PER_CONN]  # perf on the C echo server and rpc-server side by side: where
+#                                                # a transaction's CPU goes (deploy/bench-profile.sh, ~1 min)
 #   deploy/bench.sh seeds                        # the five source experiments beside their published tables (~20 min)
 #   deploy/bench.sh seeds --seed 000             # one of them; --published for the published lengths
 #   deploy/bench.sh ledger                       # what one connection costs each server at the floor, one worker
@@ -34,6 +36,10 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 . deploy/lib.sh
+if [ "${1:-}" = "profile" ]; then
+  shift
+  exec deploy/bench-profile.sh "$@"
+fi
 if [ "${1:-}" = "coldstart" ]; then
   shift
   portshare_bench_exec deploy/bench-coldstart.sh "$@"

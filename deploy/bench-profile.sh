@@ -1,33 +1,37 @@
 #!/usr/bin/env bash
 # Where a transaction's CPU goes: the C echo server against rpc-server, one worker each, the
 # ledger's client (rpcload, one thread, 32 connections of PER_CONN transactions each), perf on the
-# server for exactly the client's run, rounds alternated. Writes to OUT (default: PER_CONN x SIZE B
-# beside this script, e.g. 1024x-64B/):
+# server for exactly the client's run, rounds alternated. Writes to OUT (default
+# bench-results/profile-<time>-<PER_CONN>x-<SIZE>B/):
 #   table.txt       per round, server CPU per transaction (perf samples over the transactions) and its
 #                   kernel and user parts; then, for the median round of each, the symbols by cost
 #                   per transaction side by side (perf report --sort sym)
 #   perf-*.txt      each server's perf report of its median round
 # The JVM dumps its JIT symbols at exit (-XX:+DumpPerfMapAtExit) for perf to name Java frames.
 #
-#   bench/report/ledger/rpc-profile/profile.sh [ROUNDS] [SIZE] [PER_CONN]     # 3, 64, 1024
+#   deploy/bench.sh profile [ROUNDS] [SIZE] [PER_CONN]     # 3, 64, 1024; about a minute
+#   deploy/bench.sh profile 3 64 1                         # one transaction per connection
+# The ledger says how much each server costs; this says where (bench/report/ledger/README.md).
 #
-# Needs: perf, gcc (bench/peers/c-echo/build.sh), a built rpc-server (./mvnw -B package).
+# Needs perf and gcc (bench/peers/c-echo/build.sh); builds rpc-server when its jar is missing.
 # As root it runs in a network namespace of its own, as the ledger does (deploy/lib.sh).
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-cd "$here/../../../.."
+cd "$(dirname "$0")/.."
 . deploy/lib.sh
+rounds="${1:-3}" size="${2:-64}" per_conn="${3:-1024}"
+for v in "ROUNDS=$rounds" "SIZE=$size" "PER_CONN=$per_conn"; do
+  [[ "${v#*=}" =~ ^[1-9][0-9]*$ ]] || { echo "bench-profile: ${v%%=*} must be a positive whole number, not '${v#*=}'" >&2; exit 2; }
+done
+command -v perf >/dev/null || { echo "bench-profile: perf is not installed (apt-get install linux-perf)" >&2; exit 2; }
 if [ -z "${PORTSHARE_PROFILE_INNER:-}" ]; then
+  portshare_need_jars rpc-server
+  [ -x bench/peers/c-echo/echo ] && [ -x bench/peers/c-echo/rpcload ] || bench/peers/c-echo/build.sh >/dev/null
   export PORTSHARE_PROFILE_INNER=1
   portshare_bench_exec "$0" "$@"
 fi
-rounds="${1:-3}" size="${2:-64}" per_conn="${3:-1024}"
-out="${OUT:-$here/${per_conn}x-${size}B}"
+out="${OUT:-bench-results/profile-$(date +%Y%m%d-%H%M%S)-${per_conn}x-${size}B}"
 mkdir -p "$out"
-command -v perf >/dev/null || { echo "profile.sh: perf is not installed (apt-get install linux-perf)" >&2; exit 2; }
-[ -x bench/peers/c-echo/echo ] && [ -x bench/peers/c-echo/rpcload ] || bench/peers/c-echo/build.sh >/dev/null
-jar=rpc-server/target/portshare-rpc-server.jar
-[ -f "$jar" ] || { echo "profile.sh: no $jar (./mvnw -B package)" >&2; exit 2; }
+jar=$(portshare_jar rpc-server)
 work="$(mktemp -d)"
 chmod 755 "$work"
 pids=()
@@ -42,7 +46,7 @@ for _ in $(seq 120); do
   curl -sf http://127.0.0.1:29511/health/ready >/dev/null && break
   sleep 0.5
 done
-curl -sf http://127.0.0.1:29511/health/ready >/dev/null || { echo "profile.sh: rpc-server not ready" >&2; exit 1; }
+curl -sf http://127.0.0.1:29511/health/ready >/dev/null || { echo "bench-profile: rpc-server not ready" >&2; exit 1; }
 
 load() { # PORT DST SECONDS -> the client's result line
   bench/peers/c-echo/rpcload -h "$2" -p "$1" -c 32 -s "$size" -n "$per_conn" -d "$3" -w 0 -t 1 | grep '^result'
@@ -63,6 +67,11 @@ for r in $(seq "$rounds"); do
 done
 kill -TERM "$jpid"; wait "$jpid" 2>/dev/null || true   # writes the perf map
 
+{
+  echo "command: deploy/bench.sh profile $rounds $size $per_conn"
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  CPUs: $(nproc)  $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
+  echo "kernel: $(uname -r)  Java: $(java -version 2>&1 | head -1)  load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$work/header"
 python3 - "$work" "$rounds" "$out" "$size" "$per_conn" <<'EOF'
 import re, statistics, subprocess, sys
 work, rounds, out, size, per_conn = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
@@ -114,7 +123,7 @@ keys = sorted(set(c_syms) | set(j_syms), key=lambda k: -max(c_syms.get(k, 0), j_
 for k in keys[:60]:
     c, j = c_syms.get(k, 0), j_syms.get(k, 0)
     lines.append(f"{c:6.3f} {j:6.3f} {j-c:+6.3f}  [{k[0]}] {k[1][:100]}")
-open(f"{out}/table.txt", "w").write("\n".join(lines) + "\n")
+open(f"{out}/table.txt", "w").write(open(f"{work}/header").read() + "\n".join(lines) + "\n")
 for s in "cj":
     open(f"{out}/perf-{'c-echo' if s == 'c' else 'rpc-server'}.txt", "w").write(med[s][5])
 print("\n".join(lines[:14]))

@@ -115,6 +115,37 @@ for s in "cj":
                  f"user {med[s][0]*(1-med[s][1]):.2f}")
 ratios = sorted(j[0] / c[0] for c, j in zip(rows["c"], rows["j"]))
 lines.append(f"rpc-server / C by round: {', '.join(f'{x:.2f}' for x in ratios)}; median {statistics.median(ratios):.2f}")
+
+# User time by whose code it is. JIT-compiled Java frames carry their class (inlined callees are
+# charged to the method they were compiled into); the JVM's own are C++ (Class::method) or stubs.
+EXCEPTIONS = re.compile(r"Exception|find_blob|handle_exception|rethrow|frame::sender|after_unwind|reguard_stack|"
+                        r"is_deoptimization_stub|nmethod::is_zombie|CompiledMethod::is_compiled")
+def owner(sym):
+    if re.search(r"vtable|itable", sym):
+        return "megamorphic call stubs"
+    if "::" in sym or sym.startswith(("jni_", "JVM_", "Interpreter", "StubRoutines", "I2C", "0x")):
+        return "the JVM (compiler threads, GC, runtime, exception unwinding)"
+    if "io.portshare." in sym:
+        return "portshare (counting, decoder, echo, meters)"
+    if re.search(r"Allocator|ByteBuf|Recycler|ReferenceCount", sym):
+        return "Netty buffers (allocate, slice, release)"
+    if re.search(r"OutboundBuffer|AbstractUnsafe\.flush|HandlerContext\.(write|flush)|Promise|doWrite|writeBytes", sym):
+        return "Netty write path (outbound buffer, flush, promises)"
+    if "io.netty." in sym:
+        return "Netty event loop, channel life and read path"
+    if re.search(r"\b(java|jdk|sun)\.", sym):
+        return "the JDK"
+    return "libc and the vDSO (system-call wrappers, clock)"
+for s in "j":
+    us, _, _, samples, syms, _ = med[s]
+    by = {}
+    for (kind, sym), n in syms.items():
+        if kind != "k":
+            by[owner(sym)] = by.get(owner(sym), 0) + n
+    exceptions = sum(n for (kind, sym), n in syms.items() if kind != "k" and EXCEPTIONS.search(sym))
+    lines += ["", f"{name[s]}'s user time by owner, median round, us per transaction"]
+    lines += [f"{us*n/samples:6.2f}  {o}" for o, n in sorted(by.items(), key=lambda x: -x[1])]
+    lines.append(f"{us*exceptions/samples:6.2f}  of it in exceptions (made, thrown, unwound)")
 lines += ["", "symbols of the median rounds, us per transaction ([k] kernel, [.] user: JIT-compiled Java, the JVM, libc)",
           f"{'C':>6} {'rpc':>6} {'diff':>6}  symbol"]
 c_syms = {k: n / med["c"][3] * med["c"][0] for k, n in med["c"][4].items()}

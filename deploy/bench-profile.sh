@@ -48,8 +48,11 @@ for _ in $(seq 120); do
 done
 curl -sf http://127.0.0.1:29511/health/ready >/dev/null || { echo "bench-profile: rpc-server not ready" >&2; exit 1; }
 
-load() { # PORT DST SECONDS -> the client's result line
-  bench/peers/c-echo/rpcload -h "$2" -p "$1" -c 32 -s "$size" -n "$per_conn" -d "$3" -w 0 -t 1 | grep '^result'
+load() { # PORT DST SECONDS [PREFIX...] -> the client's result line; PREFIX (a perf record) runs the client
+  local port=$1 dst=$2 seconds=$3
+  shift 3
+  "$@" bench/peers/c-echo/rpcload -h "$dst" -p "$port" -c 32 -s "$size" -n "$per_conn" -d "$seconds" -w 0 -t 1 \
+    2>/dev/null | grep '^result'
 }
 # Both warmed on this path before anything counts (the JIT has not seen it in the service's warm-up).
 load 29500 127.0.0.2 10 >/dev/null
@@ -60,9 +63,7 @@ for r in $(seq "$rounds"); do
   for s in c j; do
     if [ "$s" = c ]; then port=29500 pid=$cpid; else port=29510 pid=$jpid; fi
     dst=$((dst + 1))
-    perf record -q -F 1999 -p "$pid" -o "$work/$s-$r.data" -- \
-      bench/peers/c-echo/rpcload -h "127.0.0.$dst" -p "$port" -c 32 -s "$size" -n "$per_conn" -d 6 -w 0 -t 1 \
-      2>/dev/null | grep '^result' >"$work/$s-$r.result"
+    load "$port" "127.0.0.$dst" 6 perf record -q -F 1999 -p "$pid" -o "$work/$s-$r.data" -- >"$work/$s-$r.result"
   done
 done
 kill -TERM "$jpid"; wait "$jpid" 2>/dev/null || true   # writes the perf map

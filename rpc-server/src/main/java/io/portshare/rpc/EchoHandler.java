@@ -185,7 +185,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
     if (drainTicker != null) {
       drainTicker.cancel(false);
     }
-    LingeringClose.after(ctx, Unpooled.EMPTY_BUFFER, LingeringClose.LINGER);
+    LingeringClose.after(ctx, Unpooled.EMPTY_BUFFER);
   }
 
   /**

@@ -210,7 +210,7 @@ final class HeadGuard extends ChannelInboundHandlerAdapter {
   private void reject(ChannelHandlerContext ctx, HttpResponseStatus status) {
     metrics.status(status.code());
     // The answer, then FIN; the rest is read and dropped (rejected) until the client closes too.
-    LingeringClose.after(ctx, answer(status), LingeringClose.LINGER);
+    LingeringClose.after(ctx, answer(status));
   }
 
   /** The whole refusal: HTTP/1.1, the status, no body, and the close announced. */

@@ -24,11 +24,16 @@ public final class LingeringClose {
 
   /**
    * Writes {@code last} (an empty buffer sends what is queued), then half-closes and closes when
-   * the peer has closed or {@code linger} has passed. Reading is turned on, so that the peer's bytes
-   * are read (the caller's handler drops them) rather than left to make a RST. Where the write
+   * the peer has closed or {@link #LINGER} has passed. Reading is turned on, so that the peer's
+   * bytes are read (the caller's handler drops them) rather than left to make a RST. Where the write
    * fails, or the channel cannot half-close, it closes at once.
    */
-  public static void after(ChannelHandlerContext ctx, Object last, Duration linger) {
+  public static void after(ChannelHandlerContext ctx, Object last) {
+    after(ctx, last, LINGER);
+  }
+
+  /** As {@link #after(ChannelHandlerContext, Object)}, with another linger (tests: shorter and longer). */
+  static void after(ChannelHandlerContext ctx, Object last, Duration linger) {
     ctx.writeAndFlush(last).addListener(written -> {
       Channel channel = ctx.channel();
       if (!written.isSuccess() || !(channel instanceof DuplexChannel duplex)) {

@@ -32,11 +32,10 @@ final class ProcessKill {
     int port = cfg.port(2, 0);
     int admin = port + 1;
     ProcessBuilder pb = new ProcessBuilder(cfg.deployDir().resolve("run-processes.sh").toString(), "rpc",
-        Integer.toString(processes), "--host", "127.0.0.1")
+        Integer.toString(processes), "--host", "127.0.0.1", "--warmup", SoakConfig.WARMUP)
         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
     pb.environment().keySet().removeIf(k -> k.startsWith("PORTSHARE_"));
     pb.environment().put("PORTSHARE_PORT", Integer.toString(port));
-    pb.environment().put("PORTSHARE_WARMUP", SoakConfig.WARMUP);
     pb.environment().put("PORTSHARE_ADMIN_PORT", Integer.toString(admin));
     pb.environment().put("SERVICE_JAR", cfg.rpcJar().toString());
     pb.environment().put("JAVA", ServiceProcess.javaBin());

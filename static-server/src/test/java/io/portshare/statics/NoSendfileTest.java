@@ -74,14 +74,18 @@ class NoSendfileTest {
       slow.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
       slow.getOutputStream().write("GET /huge.bin HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       InputStream in = slow.getInputStream();
+      // The head first, to its blank line, so that the body's bytes are counted exactly: a loop that
+      // stopped at 16 MiB of head and body together could stop with the head's bytes still unread.
+      String head = readHead(in);
+      assertThat(head).startsWith("HTTP/1.1 200").containsIgnoringCase("content-length: " + (16L << 20));
       assertThat(in.readNBytes(1 << 20)).hasSize(1 << 20);
       assertThat(openOnto(huge)).as("descriptors onto the file while its answer is being sent").isEqualTo(1);
-      long read = 1 << 20;
+      long body = 1 << 20;
       byte[] buf = new byte[1 << 16];
-      for (int n; read < 16L << 20 && (n = in.read(buf)) > 0; ) {
-        read += n;
+      for (int n; body < 16L << 20 && (n = in.read(buf, 0, (int) Math.min(buf.length, (16L << 20) - body))) > 0; ) {
+        body += n;
       }
-      assertThat(read).as("bytes of the answer read, head and body").isGreaterThan(16L << 20);
+      assertThat(body).as("bytes of the answer's body read").isEqualTo(16L << 20);
       await().atMost(Duration.ofSeconds(60)).until(() -> openOnto(huge) == 0);
     }
 
@@ -93,6 +97,19 @@ class NoSendfileTest {
     // Each answer opens big.bin and closes it when done, asynchronously on the blocking pool:
     // descriptors onto that file, and no others, are counted, so none may be left.
     await().atMost(Duration.ofSeconds(30)).until(() -> openOnto(bigFile) == 0);
+  }
+
+  /** The answer's head, through its blank line, read a byte at a time so that no body byte is taken. */
+  private static String readHead(InputStream in) throws IOException {
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        throw new IOException("the connection closed inside the answer's head: " + head);
+      }
+      head.append((char) b);
+    }
+    return head.toString();
   }
 
   /** How many of this JVM's descriptors are open onto the file. */

@@ -27,6 +27,8 @@ public final class ServiceProcess implements AutoCloseable {
   private static final Pattern BANNER = Pattern.compile("ready in \\d+ ms: .* port=(\\d+) admin-port=(\\d+)");
 
   private static final String WARMUP_ENV = "PORTSHARE_WARMUP";
+  /** The channels every service a test starts runs on, where the build says: see {@link #start}. */
+  public static final String CHANNEL_ENV = "PORTSHARE_CHANNEL";
 
   private final Process process;
   private final List<String> lines = new ArrayList<>();
@@ -106,6 +108,13 @@ public final class ServiceProcess implements AutoCloseable {
     }
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     pb.environment().keySet().removeIf(k -> k.startsWith("PORTSHARE_"));
+    // The channels a test run asks for (the build runs the service suites once per --channel) reach
+    // every process it starts, unless the test asks for its own.
+    String channel = System.getenv(CHANNEL_ENV);
+    if (channel != null && !channel.isEmpty() && cmd.stream().noneMatch(f -> f.equals("--channel")
+        || f.startsWith("--channel="))) {
+      pb.environment().put(CHANNEL_ENV, channel);
+    }
     pb.environment().putAll(env);
     return new ServiceProcess(pb.start());
   }

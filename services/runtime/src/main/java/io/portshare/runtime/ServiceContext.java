@@ -8,9 +8,9 @@ import io.portshare.runtime.config.Settings;
 import io.portshare.runtime.net.Connections;
 import io.portshare.runtime.net.Listeners;
 import io.portshare.runtime.net.OwnPipelines;
+import io.portshare.runtime.net.RuntimeTransport;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.NetServer;
@@ -41,6 +41,8 @@ public final class ServiceContext {
   private final List<Function<Duration, Future<Void>>> shutdowns = new CopyOnWriteArrayList<>();
   private final Connections connections;
   private final OwnPipelines ownPipelines;
+  /** The transport of this instance's Vert.x: its listener layer binds an own-pipeline listener. */
+  private final RuntimeTransport transport;
   /** True from start until the runtime's warm-up has ended: connections meanwhile are its own. */
   private volatile boolean warmingUp;
   private volatile int actualPort = -1;
@@ -48,7 +50,8 @@ public final class ServiceContext {
   private OwnPipelines.Loop ownLoop;
 
   ServiceContext(String serviceName, Settings settings, RuntimeSettings common, ScalingMode mode, int instance,
-      int port, MeterRegistry registry, Connections connections, OwnPipelines ownPipelines, boolean warmingUp) {
+      int port, MeterRegistry registry, Connections connections, OwnPipelines ownPipelines, RuntimeTransport transport,
+      boolean warmingUp) {
     this.serviceName = serviceName;
     this.settings = settings;
     this.common = common;
@@ -58,6 +61,7 @@ public final class ServiceContext {
     this.registry = registry;
     this.connections = connections;
     this.ownPipelines = ownPipelines;
+    this.transport = transport;
     this.warmingUp = warmingUp;
   }
 
@@ -135,28 +139,35 @@ public final class ServiceContext {
 
   /**
    * Listens on the service port with a Netty pipeline of the service's own for each connection:
-   * Vert.x binds the listener as for any server (every mode, inherited sockets) and the runtime
-   * counts each connection, then gives it to {@code initializer} on this instance's event loop. No
-   * Vert.x {@code NetSocket} or HTTP connection is made, so Vert.x's per-connection options (idle
-   * timeout, TLS, metrics) do not apply; {@code options} gives the listener's. Call it from
-   * {@code start()}, at most once per instance.
+   * the runtime binds the listener as it binds a Vert.x server's (every mode, inherited sockets,
+   * pinned steering), counts each connection, then gives it to {@code initializer} on this
+   * instance's event loop. No Vert.x {@code NetSocket} or HTTP connection is made, so Vert.x's
+   * per-connection options (idle timeout, metrics) do not apply; {@code options} gives the
+   * listener's socket options. TLS is refused: the start fails with one line. Call it from
+   * {@code start()}, at most once per instance; in shared mode the one listener binds once every
+   * instance has called it.
    *
    * <p>Registered for drain: the drain fires {@link DrainEvent#INSTANCE} through the pipeline of
    * every connection this instance holds open, waits until they have closed or the drain timeout
    * has passed, and closes what is left.
    */
   public Future<Void> listen(NetServerOptions options, ConnectionInitializer initializer) {
+    if (options.isSsl()) {
+      // The runtime's listener layer gives these connections no TLS handler: refused, never served in the clear.
+      return Future.failedFuture(new ServiceRuntime.StartException("cannot listen on port " + options.getPort()
+          + " with TLS on a pipeline of the service's own: the runtime would serve it in the clear; listen with a"
+          + " Vert.x NetServer or HttpServer, which serve TLS in every mode, or end TLS in front of the service",
+          null));
+    }
     OwnPipelines.Loop loop = ownPipelines.register(initializer::initConnection);
     ownLoop = loop;
-    Vertx vertx = Vertx.currentContext().owner();
-    // Never called: the runtime's transport gives these connections to the initializer.
-    NetServer server = vertx.createNetServer(options).connectHandler(socket -> socket.close());
     shutdowns.add(timeout -> {
+      // The listener itself was closed before the drain began (Listeners), as every listener is.
       Promise<Void> drained = Promise.promise();
       loop.drain(DrainEvent.INSTANCE, timeout).addListener(f -> drained.complete());
-      return Future.join(server.shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS), drained.future()).mapEmpty();
+      return drained.future();
     });
-    return ownPipelines.bind(server::listen).onSuccess(s -> actualPort = s.actualPort()).mapEmpty();
+    return transport.listenOwnPipelines(options).onSuccess(bound -> actualPort = bound).mapEmpty();
   }
 
   /**

@@ -318,16 +318,18 @@ public final class ServiceRuntime {
    * metrics, serving the plan's inherited socket for that loop or binding its own; pinned to its
    * CPU when the plan is pinned.
    */
-  private Vertx newServiceVertx(int eventLoops, int firstLoop) {
+  private ServiceVertx newServiceVertx(int eventLoops, int firstLoop) {
     Transport transport = plan.transport();
+    RuntimeTransport runtimeTransport = new RuntimeTransport(transport, plan.leanChannels(),
+        common.acceptOnEventLoop() && eventLoops == 1, listeners, acceptErrors, connections, ownPipelines, firstLoop,
+        plan.inheritedFd(firstLoop));
     Vertx vertx = Vertx.builder()
         .with(new VertxOptions()
             .setEventLoopPoolSize(eventLoops)
             .setWorkerPoolSize(Math.max(2, eventLoops))
             .setInternalBlockingPoolSize(Math.max(2, eventLoops))
             .setPreferNativeTransport(transport != Transport.NIO))
-        .withTransport(new RuntimeTransport(transport, common.acceptOnEventLoop() && eventLoops == 1, listeners,
-            acceptErrors, connections, ownPipelines, firstLoop, plan.inheritedFd(firstLoop)))
+        .withTransport(runtimeTransport)
         .build();
     synchronized (serviceVertx) {
       serviceVertx.add(vertx);
@@ -335,17 +337,20 @@ public final class ServiceRuntime {
     if (plan.pinned() != null) {
       plan.pinned().pin(vertx, firstLoop);
     }
-    return vertx;
+    return new ServiceVertx(vertx, runtimeTransport);
   }
 
+  /** A Vert.x instance of the service and the transport its listeners are bound through. */
+  private record ServiceVertx(Vertx vertx, RuntimeTransport transport) {}
+
   /** Deploys {@code count} instances numbered from {@code firstIndex} on one Vert.x, listening on {@code listenPort}. */
-  private Future<String> deploy(Vertx vertx, int firstIndex, int count, int listenPort) {
+  private Future<String> deploy(ServiceVertx service, int firstIndex, int count, int listenPort) {
     AtomicInteger next = new AtomicInteger(firstIndex);
     ScalingMode mode = plan.mode();
-    return vertx.deployVerticle(() -> {
+    return service.vertx().deployVerticle(() -> {
       int index = next.getAndIncrement();
       ServiceContext ctx = new ServiceContext(descriptor.name(), settings, common, mode, index, listenPort,
-          registry, connections, ownPipelines, warmUpExchange != null);
+          registry, connections, ownPipelines, service.transport(), warmUpExchange != null);
       ServiceVerticle v = descriptor.newVerticle();
       v.attach(ctx);
       synchronized (verticles) {
@@ -376,11 +381,12 @@ public final class ServiceRuntime {
 
   private void registerInfo() {
     Gauge.builder("portshare.info", () -> 1)
-        .description("What runs: service, version, scaling mode, transport, instances")
+        .description("What runs: service, version, scaling mode, transport, channels, instances")
         .tag("service", descriptor.name())
         .tag("version", Version.get())
         .tag("mode", plan.mode().label())
         .tag("transport", plan.transportName())
+        .tag("channel", plan.channelName())
         .tag("instances", Integer.toString(plan.instances()))
         .register(registry);
   }

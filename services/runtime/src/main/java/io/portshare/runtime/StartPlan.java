@@ -2,11 +2,13 @@ package io.portshare.runtime;
 
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.ScalingMode;
+import io.portshare.runtime.config.ChannelSetting;
 import io.portshare.runtime.config.TransportSetting;
 import io.portshare.runtime.config.UsageException;
 import io.portshare.runtime.net.InheritedSockets;
 import io.portshare.runtime.net.PinnedMode;
 import io.portshare.runtime.net.TransportChoice;
+import io.portshare.runtime.net.lean.LeanChannels;
 import io.vertx.core.transport.Transport;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,11 +24,12 @@ import org.slf4j.LoggerFactory;
  * <p>A value: the one fallback that can only show once the listeners are bound (pinned's
  * steering refused) is a new plan ({@link #withoutPinning}).
  *
+ * @param leanChannels listeners and connections are the runtime's lean epoll channels, not Netty's own
  * @param pinned the prepared pinned layout when {@code mode} is pinned, else null
  * @param fallbacks each decision that differs from the settings, in the words of its WARN line
  */
-public record StartPlan(ScalingMode mode, Transport transport, int instances, InheritedSockets sockets, int port,
-    PinnedMode pinned, List<String> fallbacks) {
+public record StartPlan(ScalingMode mode, Transport transport, boolean leanChannels, int instances,
+    InheritedSockets sockets, int port, PinnedMode pinned, List<String> fallbacks) {
 
   private static final Logger LOG = LoggerFactory.getLogger(StartPlan.class);
 
@@ -47,12 +50,20 @@ public record StartPlan(ScalingMode mode, Transport transport, int instances, In
       public PinnedMode pinned(Transport transport, int instances) {
         return PinnedMode.prepare(transport, instances);
       }
+
+      @Override
+      public boolean leanChannelsTested() {
+        return LeanChannels.testedOnThisNetty();
+      }
     };
 
     TransportChoice.Chosen transport(TransportSetting wanted);
 
     /** The pinned layout; throws, the reason in its message, where it cannot run. */
     PinnedMode pinned(Transport transport, int instances);
+
+    /** True when the Netty here is the one the lean channels were tested on. */
+    boolean leanChannelsTested();
   }
 
   /**
@@ -88,8 +99,14 @@ public record StartPlan(ScalingMode mode, Transport transport, int instances, In
             + "runs " + TransportChoice.name(transport) + ")");
       }
     }
+    boolean lean = transport == Transport.EPOLL && settings.channel() == ChannelSetting.LEAN;
+    if (lean && !machine.leanChannelsTested()) {
+      fallback(fallbacks, "--channel lean was tested on Netty " + LeanChannels.TESTED_NETTY + ", not on the "
+          + LeanChannels.nettyOnClassPath() + " this runs: using Netty's own channels");
+      lean = false;
+    }
     int port = sockets.isEmpty() ? settings.port() : sockets.port();
-    return new StartPlan(mode, transport, settings.instances(), sockets, port, pinned, fallbacks);
+    return new StartPlan(mode, transport, lean, settings.instances(), sockets, port, pinned, fallbacks);
   }
 
   private static void fallback(List<String> fallbacks, String why) {
@@ -101,12 +118,17 @@ public record StartPlan(ScalingMode mode, Transport transport, int instances, In
   StartPlan withoutPinning(String why) {
     List<String> more = new ArrayList<>(fallbacks);
     more.add("mode pinned failed (" + why + "); running as reuseport");
-    return new StartPlan(ScalingMode.REUSEPORT, transport, instances, sockets, port, null, more);
+    return new StartPlan(ScalingMode.REUSEPORT, transport, leanChannels, instances, sockets, port, null, more);
   }
 
   /** The transport's name as the banner, the metrics and {@code --transport} spell it. */
   public String transportName() {
     return TransportChoice.name(transport);
+  }
+
+  /** The channels that run, as the banner, the metrics and {@code --channel} spell them. */
+  public String channelName() {
+    return (leanChannels ? ChannelSetting.LEAN : ChannelSetting.NETTY).label();
   }
 
   /** The inherited descriptor instance {@code index} serves, or -1: it binds its own. */

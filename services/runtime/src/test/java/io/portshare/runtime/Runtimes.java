@@ -4,6 +4,7 @@ import io.portshare.runtime.config.Settings;
 import io.portshare.runtime.net.InheritedSockets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -28,14 +29,31 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class Runtimes implements BeforeEachCallback, AfterEachCallback, AfterAllCallback {
 
   private static final Duration DRAIN = Duration.ofSeconds(1);
+  private static final String CHANNEL_ENV = "PORTSHARE_CHANNEL";
 
   private final List<ServiceRuntime> forTest = new ArrayList<>();
   private final List<ServiceRuntime> forClass = new ArrayList<>();
   private volatile boolean inTest;
 
-  /** Starts {@code descriptor} from command-line style flags, as {@link ServiceRuntime#start} does. */
+  /**
+   * Starts {@code descriptor} from command-line style flags, as {@link ServiceRuntime#start} does;
+   * on the channels {@code PORTSHARE_CHANNEL} names, when set and the flags name none, so that the
+   * build can run a whole suite on each {@code --channel}.
+   */
   public ServiceRuntime start(ServiceDescriptor descriptor, String... flags) {
-    return stopLater(ServiceRuntime.start(descriptor, flags));
+    return stopLater(ServiceRuntime.start(descriptor, withChannel(flags)));
+  }
+
+  /** {@code flags}, with {@code --channel} from {@code PORTSHARE_CHANNEL} where they have none and it is set. */
+  public static String[] withChannel(String... flags) {
+    String channel = System.getenv(CHANNEL_ENV);
+    if (channel == null || channel.isEmpty()
+        || Arrays.stream(flags).anyMatch(f -> f.equals("--channel") || f.startsWith("--channel="))) {
+      return flags;
+    }
+    String[] with = Arrays.copyOf(flags, flags.length + 1);
+    with[flags.length] = "--channel=" + channel;
+    return with;
   }
 
   /** Starts {@code descriptor} on listening sockets it is handed, as systemd or the supervisor hand them. */

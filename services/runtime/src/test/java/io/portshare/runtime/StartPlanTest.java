@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The plan a start settles before it binds anything, for machines that answer as told: what runs,
@@ -33,7 +35,18 @@ class StartPlanTest {
   /** A machine whose transports answer as {@code transports} says and where pinned is refused for {@code refusal}. */
   private static StartPlan.Machine machine(Function<TransportSetting, TransportChoice.Chosen> transports,
       Throwable refusal, List<String> asked) {
+    return machine(transports, refusal, asked, true);
+  }
+
+  /** As above, with the Netty here the lean channels' tested one or not. */
+  private static StartPlan.Machine machine(Function<TransportSetting, TransportChoice.Chosen> transports,
+      Throwable refusal, List<String> asked, boolean leanTested) {
     return new StartPlan.Machine() {
+      @Override
+      public boolean leanChannelsTested() {
+        return leanTested;
+      }
+
       @Override
       public TransportChoice.Chosen transport(TransportSetting wanted) {
         asked.add("transport " + wanted.label());
@@ -124,7 +137,7 @@ class StartPlanTest {
 
   @Test
   void pinnedFailingOnceBoundIsANewPlanAndTheOldOneStands() {
-    StartPlan asked = new StartPlan(ScalingMode.PINNED, Transport.EPOLL, 2, InheritedSockets.none(), 0, null,
+    StartPlan asked = new StartPlan(ScalingMode.PINNED, Transport.EPOLL, true, 2, InheritedSockets.none(), 0, null,
         List.of());
 
     StartPlan after = asked.withoutPinning("steering connections on port 40000: EPERM");
@@ -132,6 +145,7 @@ class StartPlanTest {
     assertThat(after.mode()).isEqualTo(ScalingMode.REUSEPORT);
     assertThat(after.transport()).isEqualTo(Transport.EPOLL);
     assertThat(after.instances()).isEqualTo(2);
+    assertThat(after.leanChannels()).isTrue();
     assertThat(after.fallbacks())
         .containsExactly("mode pinned failed (steering connections on port 40000: EPERM); running as reuseport");
     assertThat(asked.mode()).isEqualTo(ScalingMode.PINNED);
@@ -151,11 +165,36 @@ class StartPlanTest {
   @Test
   void theFallbackListCannotBeChangedAfterwards() {
     List<String> reasons = new ArrayList<>(List.of("one"));
-    StartPlan plan = new StartPlan(ScalingMode.REUSEPORT, Transport.EPOLL, 1, InheritedSockets.none(), 0, null,
+    StartPlan plan = new StartPlan(ScalingMode.REUSEPORT, Transport.EPOLL, true, 1, InheritedSockets.none(), 0, null,
         reasons);
     reasons.add("two");
 
     assertThat(plan.fallbacks()).containsExactly("one");
     assertThatThrownBy(() -> plan.fallbacks().add("three")).isInstanceOf(UnsupportedOperationException.class);
+  }
+
+  @ParameterizedTest(name = "--transport {0} --channel {1}, lean channels tested here: {2}")
+  @CsvSource({
+      "epoll,    lean,  true,  lean,  ",
+      "epoll,    netty, true,  netty, ",
+      "epoll,    lean,  false, netty, --channel lean was tested on Netty",
+      "nio,      lean,  true,  netty, ",
+      "io_uring, lean,  true,  netty, ",
+  })
+  void leanChannelsRunOnEpollAndOnlyOnTheNettyTheyWereTestedOn(String transport, String channel, boolean tested,
+      String runs, String fallback) {
+    Transport t = transport.equals("epoll") ? Transport.EPOLL : transport.equals("nio") ? Transport.NIO
+        : Transport.IO_URING;
+    StartPlan plan = StartPlan.settle(settings("--transport", transport, "--channel", channel),
+        InheritedSockets.none(), machine(w -> new TransportChoice.Chosen(t, null), new AssertionError("not asked"),
+            new ArrayList<>(), tested));
+
+    assertThat(plan.channelName()).isEqualTo(runs);
+    if (fallback == null) {
+      assertThat(plan.fallbacks()).isEmpty();
+    } else {
+      assertThat(plan.fallbacks()).singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+          .startsWith(fallback).endsWith("this runs: using Netty's own channels");
+    }
   }
 }

@@ -28,6 +28,7 @@ public final class RuntimeSettings {
   private static final String INSTANCES = "instances";
   private static final String MODE = "mode";
   private static final String TRANSPORT = "transport";
+  private static final String CHANNEL = "channel";
   private static final String DRAIN_TIMEOUT = "drain-timeout";
   private static final String LOG_FORMAT = "log-format";
   private static final String ACCEPT_ON_EVENT_LOOP = "accept-on-event-loop";
@@ -61,6 +62,8 @@ public final class RuntimeSettings {
             labels(ScalingMode.values(), ScalingMode::label)),
         Option.choice(TRANSPORT, TransportSetting.AUTO.label(), "auto uses native epoll when present, else NIO; "
             + "io_uring falls back to epoll where refused", labels(TransportSetting.values(), TransportSetting::label)),
+        Option.choice(CHANNEL, ChannelSetting.LEAN.label(), "on epoll, lean: the runtime's channels, the system calls"
+            + " per connection of a C server; netty: Netty's own", labels(ChannelSetting.values(), ChannelSetting::label)),
         Option.flag(ACCEPT_ON_EVENT_LOOP, true,
             "with a socket per instance, accept on its event loop; false: Vert.x's acceptor thread"),
         Option.path(Settings.CONFIG, "", "YAML or JSON file of option: value"),
@@ -137,6 +140,10 @@ public final class RuntimeSettings {
 
   public TransportSetting transport() {
     return TransportSetting.of(settings.getString(TRANSPORT));
+  }
+
+  public ChannelSetting channel() {
+    return ChannelSetting.of(settings.getString(CHANNEL));
   }
 
   public Duration drainTimeout() {

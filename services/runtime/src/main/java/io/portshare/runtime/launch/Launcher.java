@@ -124,8 +124,8 @@ public final class Launcher {
     if (runtime.ready()) {
       long readyMs = (System.nanoTime() - t0) / 1_000_000;
       StartPlan plan = runtime.plan();
-      log.info("portshare {} {} ready in {} ms: mode={} transport={} instances={} port={} admin-port={}; {}",
-          descriptor.name(), Version.get(), readyMs, plan.mode().label(), plan.transportName(),
+      log.info("portshare {} {} ready in {} ms: mode={} transport={} channel={} instances={} port={} admin-port={}; {}",
+          descriptor.name(), Version.get(), readyMs, plan.mode().label(), plan.transportName(), plan.channelName(),
           plan.instances(), runtime.port(), runtime.adminPort(), runtime.startTimes().describe());
       if (inherited.fromSupervisor()) {
         Handover.reportReady(inherited.supervisor());

@@ -23,14 +23,14 @@ import io.netty.channel.ServerChannelRecvByteBufAllocator;
  * when accept(2) finds the queue empty. A {@code MAX_MESSAGES_PER_READ} option on the listener
  * still changes the bound.
  */
-final class AcceptsPerTurn {
+public final class AcceptsPerTurn {
 
   static final int MAX = 64;
 
   private AcceptsPerTurn() {
   }
 
-  static MaxMessagesRecvByteBufAllocator allocator() {
+  public static MaxMessagesRecvByteBufAllocator allocator() {
     return new ServerChannelRecvByteBufAllocator().respectMaybeMoreData(false).maxMessagesPerRead(MAX);
   }
 }

@@ -5,7 +5,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.util.AttributeKey;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -15,7 +14,7 @@ import java.net.SocketAddress;
  * A Netty server channel over a listening socket this process inherited ({@link InheritedSockets}).
  *
  * <p>Vert.x creates its listener through the transport's server channel factory and then binds it;
- * this channel is already bound and listening, and {@link EpollServerSocketChannel} is final, so its
+ * this channel is already bound and listening, and Netty's {@code EpollServerSocketChannel} is final, so its
  * bind is answered in the pipeline by {@link Gate}: it checks the port Vert.x asks for, succeeds
  * without a bind(2), and only then lets the channel read (accept). Until then reads are held back,
  * so no connection is accepted before Netty's acceptor sits in the pipeline, as with a bound socket.
@@ -27,12 +26,11 @@ final class InheritedListener {
   private InheritedListener() {}
 
   /**
-   * The channel ({@link EpollListener} when {@code own}, else Netty's) takes {@code fd} over:
-   * closing it leaves this process without the socket, while its holder (systemd, the supervisor)
-   * keeps its own descriptor of it for a successor.
+   * Marks {@code channel}, made over an inherited descriptor (a lean listener's, or Netty's own), as
+   * one: closing it leaves this process without the socket, while its holder (systemd, the
+   * supervisor) keeps its own descriptor of it for a successor.
    */
-  static ServerChannel open(int fd, boolean own) {
-    ServerChannel channel = own ? new EpollListener(fd) : new EpollServerSocketChannel(fd);
+  static ServerChannel mark(ServerChannel channel) {
     channel.attr(INHERITED).set(Boolean.TRUE);
     return channel;
   }

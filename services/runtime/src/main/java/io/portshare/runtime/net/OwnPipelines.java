@@ -16,14 +16,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The listeners whose connections get the service's own Netty pipeline in place of Vert.x's, one
- * per event loop: Vert.x still binds them (every mode, inherited sockets), the transport still
- * counts each connection, but no {@code NetSocket} or HTTP connection is made for it. On a 1 KB
+ * per event loop: the runtime's listener layer binds them (every mode, inherited sockets) and
+ * counts each connection, and no {@code NetSocket} or HTTP connection is made for it. On a 1 KB
  * {@code Connection: close} request Vert.x's connection layer was most of static-server's user time
  * over plain Netty's (ledger: 33-37 against 13-16 µs per request), and half of the bytes rpc-server
  * allocated per connection (a 4 KB outbound queue per {@code NetSocket}).
@@ -38,12 +37,10 @@ public final class OwnPipelines {
   private final Map<EventExecutor, Loop> loops = new ConcurrentHashMap<>();
   /** The service's event loop groups, as its Vert.x instances make them. */
   private final List<EventLoopGroup> groups = new CopyOnWriteArrayList<>();
-  /** Set while a listener with its own pipelines binds on this thread: see {@link #bind}. */
-  private final ThreadLocal<Boolean> binding = new ThreadLocal<>();
 
   /**
-   * Registers, for the calling event loop, what sets up each connection the loop is given of the
-   * listener bound next with {@link #bind}.
+   * Registers, for the calling event loop, what sets up each connection of its own-pipeline
+   * listener ({@link RuntimeTransport#listenOwnPipelines}) that the loop is given.
    *
    * @throws IllegalStateException off an event loop, or when this loop has one already
    */
@@ -61,7 +58,7 @@ public final class OwnPipelines {
     return loop;
   }
 
-  /** For the transport: a group of the service's event loops. */
+  /** For the listener layer: a group of the service's event loops. */
   void addGroup(EventLoopGroup group) {
     groups.add(group);
   }
@@ -78,25 +75,7 @@ public final class OwnPipelines {
     return null;
   }
 
-  /**
-   * Runs {@code listen}, which binds through Vert.x on this thread: the transport configures that
-   * listener's bootstrap here, on the same thread, and gives its connections to this registry.
-   */
-  public <T> T bind(Supplier<T> listen) {
-    binding.set(Boolean.TRUE);
-    try {
-      return listen.get();
-    } finally {
-      binding.remove();
-    }
-  }
-
-  /** For the transport: is the listener being configured on this thread one of these? */
-  boolean binding() {
-    return Boolean.TRUE.equals(binding.get());
-  }
-
-  /** For the transport, on the connection's event loop once it is registered and counted. */
+  /** For the listener layer, on the connection's event loop once it is registered and counted. */
   void setUp(Channel connection) {
     Loop loop = loops.get(connection.eventLoop());
     if (loop == null || loop.draining) {

@@ -61,7 +61,7 @@ class InheritedSocketsTest {
   }
 
   private ServiceRuntime start(String... flags) {
-    List<String> all = new ArrayList<>(List.of(flags));
+    List<String> all = new ArrayList<>(List.of(Runtimes.withChannel(flags)));
     all.add("--warmup=0");
     Settings settings = Settings.resolve(ServiceRuntime.options(new HelloService()), all, Map.of());
     // Each its own descriptors of the sockets, as a process is handed them: it closes them as it drains.

@@ -1,4 +1,4 @@
-package io.portshare.runtime.net;
+package io.portshare.runtime.net.lean;
 
 import io.netty.channel.IoHandle;
 import io.netty.channel.IoHandler;

@@ -1,4 +1,4 @@
-package io.portshare.runtime.net;
+package io.portshare.runtime.net.lean;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelException;

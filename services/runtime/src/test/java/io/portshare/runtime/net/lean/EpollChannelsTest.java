@@ -1,4 +1,4 @@
-package io.portshare.runtime.net;
+package io.portshare.runtime.net.lean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,6 +12,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
+import io.portshare.runtime.net.AcceptsPerTurn;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import java.io.DataInputStream;

@@ -125,7 +125,15 @@ public final class SkippedTests {
     return unexpected == 0 ? 0 : 1;
   }
 
-  /** Every {@code target/surefire-reports/TEST-*.xml} and {@code target/failsafe-reports/TEST-*.xml} under {@code root}. */
+  private static boolean isReports(Path dir) {
+    String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
+    return name.equals("surefire-reports") || name.equals("failsafe-reports");
+  }
+
+  /**
+   * Every {@code target/surefire-reports/TEST-*.xml} and {@code target/failsafe-reports/TEST-*.xml}
+   * under {@code root}, and those of a second run in a directory inside them.
+   */
   static List<Path> reports(Path root) throws IOException {
     List<Path> found = new ArrayList<>();
     Files.walkFileTree(root, new SimpleFileVisitor<>() {
@@ -144,9 +152,10 @@ public final class SkippedTests {
       @Override
       public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
         String name = file.getFileName().toString();
-        String dir = file.getParent().getFileName().toString();
+        Path dir = file.getParent();
+        // A second run of a suite (on --channel netty, say) writes into a directory of its own inside.
         if (name.startsWith("TEST-") && name.endsWith(".xml")
-            && (dir.equals("surefire-reports") || dir.equals("failsafe-reports"))) {
+            && (isReports(dir) || dir.getParent() != null && isReports(dir.getParent()))) {
           found.add(file);
         }
         return FileVisitResult.CONTINUE;

@@ -82,10 +82,12 @@ class SkippedTestsTest {
     Path a = write("bench/target/surefire-reports/TEST-a.xml", NONE_SKIPPED);
     Path b = write("services/system-tests/target/failsafe-reports/TEST-b.xml", NONE_SKIPPED);
     Path c = write("services/runtime/target/surefire-reports/TEST-c.xml", NONE_SKIPPED);
+    Path d = write("services/runtime/target/surefire-reports/netty-channel/TEST-c.xml", SOME_SKIPPED);
     write("bench/target/surefire-reports/a.txt", "Tests run: 1");
+    write("bench/target/surefire-reports/one/two/TEST-too-deep.xml", SOME_SKIPPED);
     write("bench/target/other/TEST-stale.xml", SOME_SKIPPED);
     write(".git/target/surefire-reports/TEST-x.xml", SOME_SKIPPED);
-    assertThat(SkippedTests.reports(dir)).containsExactlyInAnyOrder(a, b, c);
+    assertThat(SkippedTests.reports(dir)).containsExactlyInAnyOrder(a, b, c, d);
   }
 
   @Test

@@ -1,16 +1,7 @@
 package io.portshare.runtime;
 
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.portshare.runtime.admin.AdminServer;
-import io.portshare.runtime.admin.EventLoopBeats;
 import io.portshare.runtime.config.Option;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.ScalingMode;
@@ -20,34 +11,15 @@ import io.portshare.runtime.net.AcceptErrorHandler;
 import io.portshare.runtime.net.Connections;
 import io.portshare.runtime.net.FileLimit;
 import io.portshare.runtime.net.InheritedSockets;
-import io.portshare.runtime.net.ListenOverflows;
-import io.portshare.runtime.net.OwnPipelines;
 import io.portshare.runtime.net.Listeners;
 import io.portshare.runtime.net.PinnedMode;
-import io.portshare.runtime.net.RuntimeTransport;
 import io.portshare.runtime.warmup.StartTimes;
 import io.portshare.runtime.warmup.WarmUp;
 import io.portshare.runtime.warmup.WarmUpExchange;
-import io.vertx.core.DeploymentOptions;
-import io.vertx.core.Future;
-import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
-import io.vertx.core.net.NetServerOptions;
-import io.vertx.core.net.SocketAddress;
-import io.vertx.core.transport.Transport;
-import java.net.BindException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,7 +31,6 @@ import org.slf4j.LoggerFactory;
 public final class ServiceRuntime {
 
   private static final Logger LOG = LoggerFactory.getLogger(ServiceRuntime.class);
-  private static final long START_TIMEOUT_SECONDS = 60;
   /** The fewest descriptors an instance takes to start: an epoll, an eventfd, a timerfd, a listener. */
   private static final int DESCRIPTORS_PER_INSTANCE = 4;
   /** How much longer than the drain timeout the verticles' drains may take to report back. */
@@ -77,21 +48,16 @@ public final class ServiceRuntime {
   private final InheritedSockets inherited;
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private Connections connections;
-  /** The listeners whose connections get the service's own pipeline ({@link ServiceContext#listen(NetServerOptions, ConnectionInitializer)}). */
-  private final OwnPipelines ownPipelines = new OwnPipelines();
-  private final List<Vertx> serviceVertx = new ArrayList<>();
-  private final List<ServiceVerticle> verticles = new ArrayList<>();
-  private final List<ServiceContext> contexts = new ArrayList<>();
-  private Vertx adminVertx;
-  private AdminServer admin;
-  private EventLoopBeats beats;
+  private final Listeners listeners = new Listeners();
+  /** The Vert.x instances, verticles and contexts the plan lays out. */
+  private final Instances instances;
+  /** Health, readiness and metrics, on a Vert.x of their own. */
+  private final AdminSide admin;
   /** What this start runs: settled first, then carried out; replaced once if pinned falls back when bound. */
   private volatile StartPlan plan;
   /** The port the service listens on: the plan's, or the one the kernel chose for port 0. */
   private int port;
   private volatile boolean stopped;
-  private AcceptErrorHandler acceptErrors;
-  private final Listeners listeners = new Listeners();
   /** The exchange the warm-up drives, or null when there is none (--warmup 0, or the service has none). */
   private WarmUpExchange warmUpExchange;
   private StartTimes startTimes;
@@ -109,6 +75,8 @@ public final class ServiceRuntime {
     this.common = RuntimeSettings.of(settings);
     this.inherited = inherited;
     this.stopRequest = stopRequest;
+    this.admin = new AdminSide(descriptor.name(), common, registry, inherited);
+    this.instances = new Instances(descriptor, settings, common, registry, listeners);
   }
 
   /**
@@ -160,7 +128,7 @@ public final class ServiceRuntime {
       rt.closeAll();
       // Out of descriptors while making event loops (epoll_create1, eventfd) rather than while
       // listening: the same clear line as at a listen.
-      throw outOfDescriptors(e, "cannot start " + descriptor.name()).orElseThrow(() -> e);
+      throw StartFailures.outOfDescriptors(e, "cannot start " + descriptor.name()).orElseThrow(() -> e);
     }
     return rt;
   }
@@ -175,90 +143,40 @@ public final class ServiceRuntime {
     Duration warmUpLimit = common.warmup();
     warmUpExchange = warmUpLimit.isZero() ? null : descriptor.warmUp(settings).orElse(null);
 
-    // No Vert.x instance runs the metrics SPI: it would put a per-request timer on every hot path.
-    // Services count what matters themselves, cheaply, per connection or per read; the JVM's own
-    // meters are bound here once.
-    adminVertx = Vertx.builder()
-        .with(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(2))
-        .withTransport(plan.transport())
-        .build();
-    new JvmMemoryMetrics().bindTo(registry);
-    new JvmGcMetrics().bindTo(registry);
-    new JvmThreadMetrics().bindTo(registry);
-    new ProcessorMetrics().bindTo(registry);
-    new FileDescriptorMetrics().bindTo(registry);
-    new UptimeMetrics().bindTo(registry);
-    registerInfo();
-    ListenOverflows.register(registry);
-    beats = new EventLoopBeats(common.livenessTimeout());
-    Gauge.builder("portshare.event.loops.stuck", beats, b -> b.stale().size())
-        .description("Service event loops that have not run for --liveness-timeout (what /health/live fails on)")
-        .tag("service", descriptor.name())
-        .register(registry);
-    registerDrainMeters();
-    // A supervisor's replacement child starts while the one it replaces still drains on the same
-    // admin port: both hold it for that while (SO_REUSEPORT), as they share the service port.
-    admin = new AdminServer(adminVertx, registry, common.host(), common.adminPort(), inherited.fromSupervisor(),
-        beats);
-    await(admin.start(), "admin port " + common.adminPort());
+    admin.start(plan, () -> drainStartedNanos == 0 ? 0 : (System.nanoTime() - drainStartedNanos) / 1e9);
 
-    int instances = plan.instances();
     // Each instance needs at least an epoll, an eventfd, a timerfd and a listening socket. Short of
     // those, say so now: further in, Vert.x and Netty meet the limit in places that log stack traces
     // (the hosts file, a bind's promise) before any clear error could be given.
-    if (!FileLimit.fits(instances * DESCRIPTORS_PER_INSTANCE)) {
+    if (!FileLimit.fits(plan.instances() * DESCRIPTORS_PER_INSTANCE)) {
       throw new StartException("cannot start " + descriptor.name() + ": out of file descriptors (open files limit "
           + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", null);
     }
-    connections = new Connections(registry, descriptor.name(), instances, warmUpExchange != null);
+    connections = new Connections(registry, descriptor.name(), plan.instances(), warmUpExchange != null);
     if (stopRequest.requested()) {
       return;
     }
-    acceptErrors = new AcceptErrorHandler(descriptor.name(), connections::open);
-    int asked = plan.port();
-    if (plan.mode() == ScalingMode.SHARED) {
-      // One Vert.x shares one socket among its verticles by host and port; port 0 would give each
-      // its own random port, so ask for Vert.x's "shared random port" (-1) instead.
-      await(deploy(newServiceVertx(instances, 0), 0, instances, asked == 0 ? -1 : asked), "port " + asked);
-    } else {
-      // A socket per instance: the first binds alone so that port 0 resolves to one port that the
-      // rest then join. Pinned binds them one after another, in CPU order: the steering program
-      // numbers the listeners in bind order.
-      await(deploy(newServiceVertx(1, 0), 0, 1, asked), "port " + asked);
-      int bound = contexts.get(0).actualPort();
-      List<Future<?>> rest = new ArrayList<>();
-      for (int i = 1; i < instances; i++) {
-        Future<String> deployed = deploy(newServiceVertx(1, i), i, 1, bound);
-        if (plan.pinned() != null) {
-          await(deployed, "port " + bound);
-        } else {
-          rest.add(deployed);
-        }
-      }
-      await(Future.all(rest), "port " + bound);
-    }
-    port = contexts.get(0).actualPort();
+    AcceptErrorHandler acceptErrors = new AcceptErrorHandler(descriptor.name(), connections::open);
+    port = instances.listen(plan, connections, acceptErrors, warmUpExchange != null);
     PinnedMode pinned = plan.pinned();
     if (pinned != null) {
-      if (pinned.steer(listeners, port, instances)) {
+      if (pinned.steer(listeners, port, plan.instances())) {
         pinned.registerMeters(registry, descriptor.name());
       } else {
         plan = plan.withoutPinning(pinned.failure());
-        registry.find("portshare.info").meters().forEach(registry::remove);
-        registerInfo();
+        admin.planChanged(plan);
       }
     }
-    synchronized (verticles) {
-      for (ServiceVerticle v : verticles) {
-        beats.watch(descriptor.name() + " instance " + v.service.instance(), v.vertxContext());
-      }
-    }
+    admin.watch(instances.verticles());
     long listeningMillis = StartTimes.sinceJvmStart();
     if (stopRequest.requested()) {
       return;
     }
     phase = "warming up";
-    WarmUp.Result warmed = warmUpExchange == null ? null : warmUp(warmUpLimit);
+    WarmUp.Result warmed = null;
+    if (warmUpExchange != null) {
+      warmed = instances.warmUp(warmUpExchange, plan, port, warmUpLimit, stopRequest, connections::warmUpEnded);
+    }
     if (stopRequest.requested()) {
       return;
     }
@@ -266,168 +184,6 @@ public final class ServiceRuntime {
     startTimes.register(registry, descriptor.name());
     phase = "ready";
     admin.ready(true);
-  }
-
-  /** Drives every instance with the service's own exchange, then tells each verticle it is over. */
-  private WarmUp.Result warmUp(Duration limit) {
-    String host = common.host();
-    // A wildcard listener is reached over loopback; a specific address is reached at itself.
-    String target = host.equals("0.0.0.0") || host.isEmpty() ? "127.0.0.1" : host.equals("::") ? "::1" : host;
-    List<Vertx> vertxes;
-    synchronized (serviceVertx) {
-      vertxes = new ArrayList<>(serviceVertx);
-    }
-    List<ServiceContext> instancesNow;
-    synchronized (verticles) {
-      instancesNow = new ArrayList<>(contexts);
-    }
-    WarmUp.Result r;
-    try {
-      r = new WarmUp(warmUpExchange, SocketAddress.inetSocketAddress(port, target), limit, stopRequest)
-          .run(vertxes, plan.mode() == ScalingMode.SHARED ? plan.instances() : 1,
-              () -> instancesNow.stream().mapToLong(ServiceContext::warmUpConnections).min().orElse(0));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StartException("interrupted during warm-up", e);
-    }
-    instancesNow.forEach(ServiceContext::warmUpEnded);
-    connections.warmUpEnded();
-    List<Future<Void>> told = new ArrayList<>();
-    List<ServiceVerticle> all;
-    synchronized (verticles) {
-      all = new ArrayList<>(verticles);
-    }
-    for (ServiceVerticle v : all) {
-      Promise<Void> p = Promise.promise();
-      v.vertxContext().runOnContext(x -> {
-        v.warmedUp();
-        p.complete();
-      });
-      told.add(p.future());
-    }
-    await(Future.all(told), "the end of the warm-up");
-    if (r.ended().equals("failing")) {
-      LOG.warn("warm-up: the service failed {} of {} warm-up exchanges ({}); ready without it",
-          r.failed(), r.failed() + r.answered(), warmUpExchange);
-    }
-    return r;
-  }
-
-  /**
-   * A Vert.x for the service with {@code eventLoops} loops, numbered from {@code firstLoop} in
-   * metrics, serving the plan's inherited socket for that loop or binding its own; pinned to its
-   * CPU when the plan is pinned.
-   */
-  private ServiceVertx newServiceVertx(int eventLoops, int firstLoop) {
-    Transport transport = plan.transport();
-    RuntimeTransport runtimeTransport = new RuntimeTransport(transport, plan.leanChannels(),
-        common.acceptOnEventLoop() && eventLoops == 1, listeners, acceptErrors, connections, ownPipelines, firstLoop,
-        plan.inheritedFd(firstLoop));
-    Vertx vertx = Vertx.builder()
-        .with(new VertxOptions()
-            .setEventLoopPoolSize(eventLoops)
-            .setWorkerPoolSize(Math.max(2, eventLoops))
-            .setInternalBlockingPoolSize(Math.max(2, eventLoops))
-            .setPreferNativeTransport(transport != Transport.NIO))
-        .withTransport(runtimeTransport)
-        .build();
-    synchronized (serviceVertx) {
-      serviceVertx.add(vertx);
-    }
-    if (plan.pinned() != null) {
-      plan.pinned().pin(vertx, firstLoop);
-    }
-    return new ServiceVertx(vertx, runtimeTransport);
-  }
-
-  /** A Vert.x instance of the service and the transport its listeners are bound through. */
-  private record ServiceVertx(Vertx vertx, RuntimeTransport transport) {}
-
-  /** Deploys {@code count} instances numbered from {@code firstIndex} on one Vert.x, listening on {@code listenPort}. */
-  private Future<String> deploy(ServiceVertx service, int firstIndex, int count, int listenPort) {
-    AtomicInteger next = new AtomicInteger(firstIndex);
-    ScalingMode mode = plan.mode();
-    return service.vertx().deployVerticle(() -> {
-      int index = next.getAndIncrement();
-      ServiceContext ctx = new ServiceContext(descriptor.name(), settings, common, mode, index, listenPort,
-          registry, connections, ownPipelines, service.transport(), warmUpExchange != null);
-      ServiceVerticle v = descriptor.newVerticle();
-      v.attach(ctx);
-      synchronized (verticles) {
-        verticles.add(v);
-        contexts.add(ctx);
-        contexts.sort(Comparator.comparingInt(ServiceContext::instance));
-      }
-      return v;
-    }, new DeploymentOptions().setInstances(count));
-  }
-
-  /**
-   * How long the drain has run (0 before it starts) and its bound: a drain near its bound with
-   * connections still open is one about to cut them. Read while the process drains, since its admin
-   * port answers until the end.
-   */
-  private void registerDrainMeters() {
-    Gauge.builder("portshare.drain.seconds", this,
-            rt -> rt.drainStartedNanos == 0 ? 0 : (System.nanoTime() - rt.drainStartedNanos) / 1e9)
-        .description("How long the drain has run; 0 while not draining")
-        .tag("service", descriptor.name())
-        .register(registry);
-    Gauge.builder("portshare.drain.timeout.seconds", () -> common.drainTimeout().toMillis() / 1000.0)
-        .description("--drain-timeout: the longest a drain waits for connections to finish")
-        .tag("service", descriptor.name())
-        .register(registry);
-  }
-
-  private void registerInfo() {
-    Gauge.builder("portshare.info", () -> 1)
-        .description("What runs: service, version, scaling mode, transport, channels, instances")
-        .tag("service", descriptor.name())
-        .tag("version", Version.get())
-        .tag("mode", plan.mode().label())
-        .tag("transport", plan.transportName())
-        .tag("channel", plan.channelName())
-        .tag("instances", Integer.toString(plan.instances()))
-        .register(registry);
-  }
-
-  /** The clear start error when "Too many open files" is anywhere in the causes. */
-  private static Optional<StartException> outOfDescriptors(Throwable failure, String what) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (String.valueOf(t.getMessage()).contains("Too many open files")) {
-        return Optional.of(new StartException(what + ": out of file descriptors (open files limit "
-            + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", failure));
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static <T> T await(Future<T> f, String what) {
-    try {
-      return f.toCompletionStage().toCompletableFuture().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      String msg = String.valueOf(cause.getMessage());
-      Optional<StartException> outOfDescriptors = outOfDescriptors(cause, "cannot start " + what);
-      if (outOfDescriptors.isPresent()) {
-        throw outOfDescriptors.get();
-      }
-      if (cause instanceof BindException || msg.contains("Address already in use")) {
-        throw new StartException("cannot listen on " + what + ": address already in use", cause);
-      }
-      if (msg.contains("Permission denied") || msg.contains("Cannot assign requested address")) {
-        throw new StartException("cannot listen on " + what + ": " + msg.replaceFirst(".*: ", ""), cause);
-      }
-      if (cause instanceof RuntimeException) {
-        throw (RuntimeException) cause;
-      }
-      throw new StartException("failed to start " + what + ": " + cause, cause);
-    } catch (TimeoutException e) {
-      throw new StartException("timed out starting " + what, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StartException("interrupted starting " + what, e);
-    }
   }
 
   /**
@@ -455,42 +211,17 @@ public final class ServiceRuntime {
     // --drain-timeout bounds the whole drain, the wait for the accept queues included.
     Duration left = drainTimeout.minusNanos(System.nanoTime() - t0);
     Duration connectionsTimeout = left.isNegative() ? Duration.ZERO : left;
-    List<Future<Void>> drains = new ArrayList<>();
-    List<ServiceVerticle> all;
-    synchronized (verticles) {
-      all = new ArrayList<>(verticles);
-    }
-    for (ServiceVerticle v : all) {
-      Promise<Void> p = Promise.promise();
-      v.vertxContext().runOnContext(x -> v.drain(connectionsTimeout).onComplete(p));
-      drains.add(p.future());
-    }
-    try {
-      Future.join(drains).toCompletionStage().toCompletableFuture()
-          .get(connectionsTimeout.plus(DRAIN_REPORT_WAIT).toMillis(), TimeUnit.MILLISECONDS);
-    } catch (Exception e) {
-      LOG.warn("drain did not finish in time: {}", e.toString());
-    }
+    instances.drain(connectionsTimeout, DRAIN_REPORT_WAIT);
     closeAll();
     LOG.info("drained: {} connections were cut at the timeout", connections.open());
   }
 
   private void closeAll() {
-    List<Future<Void>> closes = new ArrayList<>();
-    synchronized (serviceVertx) {
-      serviceVertx.forEach(v -> closes.add(v.close()));
-    }
+    instances.close(CLOSE_WAIT);
     try {
-      Future.join(closes).toCompletionStage().toCompletableFuture().get(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      admin.close(CLOSE_WAIT);
     } catch (Exception e) {
-      LOG.warn("closing service event loops: {}", e.toString());
-    }
-    if (adminVertx != null) {
-      try {
-        adminVertx.close().toCompletionStage().toCompletableFuture().get(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (Exception e) {
-        LOG.warn("closing admin server: {}", e.toString());
-      }
+      LOG.warn("closing admin server: {}", e.toString());
     }
   }
 
@@ -509,14 +240,12 @@ public final class ServiceRuntime {
   }
 
   public int adminPort() {
-    return admin.actualPort();
+    return admin.port();
   }
 
   /** The running verticles, one per instance. */
   List<ServiceVerticle> verticles() {
-    synchronized (verticles) {
-      return List.copyOf(verticles);
-    }
+    return instances.verticles();
   }
 
   /** What this start runs, and why wherever it is not what the settings asked. */
@@ -544,7 +273,7 @@ public final class ServiceRuntime {
 
   /** Service event loops that have not run for --liveness-timeout: what /health/live fails on. */
   public int eventLoopsStuck() {
-    return beats.stale().size();
+    return admin.stuckLoops();
   }
 
   /** How far the start got: "starting", "warming up" or "ready". */

@@ -1,0 +1,233 @@
+package io.portshare.runtime;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.portshare.runtime.config.RuntimeSettings;
+import io.portshare.runtime.config.ScalingMode;
+import io.portshare.runtime.config.Settings;
+import io.portshare.runtime.net.AcceptErrorHandler;
+import io.portshare.runtime.net.Connections;
+import io.portshare.runtime.net.Listeners;
+import io.portshare.runtime.net.OwnPipelines;
+import io.portshare.runtime.net.RuntimeTransport;
+import io.portshare.runtime.warmup.WarmUp;
+import io.portshare.runtime.warmup.WarmUpExchange;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.core.transport.Transport;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A service's instances laid out as its plan says: the Vert.x instances (one with N event loops in
+ * {@code shared}, one per instance otherwise), the verticle on each event loop, and its context.
+ * {@link ServiceRuntime} starts, warms, drains and stops them through this class.
+ */
+final class Instances {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Instances.class);
+
+  private final ServiceDescriptor descriptor;
+  private final Settings settings;
+  private final RuntimeSettings common;
+  private final MeterRegistry registry;
+  private final Listeners listeners;
+  private final OwnPipelines ownPipelines = new OwnPipelines();
+  private final List<Vertx> vertxes = new ArrayList<>();
+  /** Guarded by itself; {@link #contexts} in instance order, beside it. */
+  private final List<ServiceVerticle> verticles = new ArrayList<>();
+  private final List<ServiceContext> contexts = new ArrayList<>();
+
+  Instances(ServiceDescriptor descriptor, Settings settings, RuntimeSettings common, MeterRegistry registry,
+      Listeners listeners) {
+    this.descriptor = descriptor;
+    this.settings = settings;
+    this.common = common;
+    this.registry = registry;
+    this.listeners = listeners;
+  }
+
+  /**
+   * Deploys every instance of {@code plan} and waits until each listens: {@code shared} on one Vert.x
+   * whose verticles share one listener; otherwise a Vert.x per instance, the first alone so that port
+   * 0 resolves to one port the rest then join, and, pinned, one after another in CPU order (the
+   * steering program numbers the listeners in bind order). Returns the port bound.
+   */
+  int listen(StartPlan plan, Connections connections, AcceptErrorHandler acceptErrors, boolean warmingUp) {
+    int asked = plan.port();
+    int instances = plan.instances();
+    if (plan.mode() == ScalingMode.SHARED) {
+      // One Vert.x shares one socket among its verticles by host and port; port 0 would give each
+      // its own random port, so ask for Vert.x's "shared random port" (-1) instead.
+      StartFailures.await(deploy(plan, newServiceVertx(plan, connections, acceptErrors, instances, 0), 0, instances,
+          asked == 0 ? -1 : asked, connections, warmingUp), "port " + asked);
+      return contexts().get(0).actualPort();
+    }
+    StartFailures.await(deploy(plan, newServiceVertx(plan, connections, acceptErrors, 1, 0), 0, 1, asked, connections,
+        warmingUp), "port " + asked);
+    int bound = contexts().get(0).actualPort();
+    List<Future<?>> rest = new ArrayList<>();
+    for (int i = 1; i < instances; i++) {
+      Future<String> deployed = deploy(plan, newServiceVertx(plan, connections, acceptErrors, 1, i), i, 1, bound,
+          connections, warmingUp);
+      if (plan.pinned() != null) {
+        StartFailures.await(deployed, "port " + bound);
+      } else {
+        rest.add(deployed);
+      }
+    }
+    StartFailures.await(Future.all(rest), "port " + bound);
+    return contexts().get(0).actualPort();
+  }
+
+  /**
+   * A Vert.x for the service with {@code eventLoops} loops, numbered from {@code firstLoop} in
+   * metrics, serving the plan's inherited socket for that loop or binding its own; pinned to its
+   * CPU when the plan is pinned.
+   */
+  private ServiceVertx newServiceVertx(StartPlan plan, Connections connections, AcceptErrorHandler acceptErrors,
+      int eventLoops, int firstLoop) {
+    Transport transport = plan.transport();
+    RuntimeTransport runtimeTransport = new RuntimeTransport(transport, plan.leanChannels(),
+        common.acceptOnEventLoop() && eventLoops == 1, listeners, acceptErrors, connections, ownPipelines, firstLoop,
+        plan.inheritedFd(firstLoop));
+    Vertx vertx = Vertx.builder()
+        .with(new VertxOptions()
+            .setEventLoopPoolSize(eventLoops)
+            .setWorkerPoolSize(Math.max(2, eventLoops))
+            .setInternalBlockingPoolSize(Math.max(2, eventLoops))
+            .setPreferNativeTransport(transport != Transport.NIO))
+        .withTransport(runtimeTransport)
+        .build();
+    synchronized (vertxes) {
+      vertxes.add(vertx);
+    }
+    if (plan.pinned() != null) {
+      plan.pinned().pin(vertx, firstLoop);
+    }
+    return new ServiceVertx(vertx, runtimeTransport);
+  }
+
+  /** A Vert.x instance of the service and the transport its listeners are bound through. */
+  private record ServiceVertx(Vertx vertx, RuntimeTransport transport) {}
+
+  /** Deploys {@code count} instances numbered from {@code firstIndex} on one Vert.x, listening on {@code listenPort}. */
+  private Future<String> deploy(StartPlan plan, ServiceVertx service, int firstIndex, int count, int listenPort,
+      Connections connections, boolean warmingUp) {
+    AtomicInteger next = new AtomicInteger(firstIndex);
+    ScalingMode mode = plan.mode();
+    return service.vertx().deployVerticle(() -> {
+      int index = next.getAndIncrement();
+      ServiceContext ctx = new ServiceContext(descriptor.name(), settings, common, mode, index, listenPort,
+          registry, connections, ownPipelines, service.transport(), warmingUp);
+      ServiceVerticle v = descriptor.newVerticle();
+      v.attach(ctx);
+      synchronized (verticles) {
+        verticles.add(v);
+        contexts.add(ctx);
+        contexts.sort(Comparator.comparingInt(ServiceContext::instance));
+      }
+      return v;
+    }, new DeploymentOptions().setInstances(count));
+  }
+
+  /** The service's Vert.x instances, in the order they were made. */
+  List<Vertx> vertxes() {
+    synchronized (vertxes) {
+      return List.copyOf(vertxes);
+    }
+  }
+
+  List<ServiceVerticle> verticles() {
+    synchronized (verticles) {
+      return List.copyOf(verticles);
+    }
+  }
+
+  /** Each instance's context, in instance order. */
+  List<ServiceContext> contexts() {
+    synchronized (verticles) {
+      return List.copyOf(contexts);
+    }
+  }
+
+  /** Runs {@code action} on each verticle's event loop; completes once every one has run it. */
+  Future<Void> onEachLoop(Function<ServiceVerticle, Future<Void>> action) {
+    List<Future<Void>> all = new ArrayList<>();
+    for (ServiceVerticle v : verticles()) {
+      Promise<Void> p = Promise.promise();
+      v.vertxContext().runOnContext(x -> action.apply(v).onComplete(p));
+      all.add(p.future());
+    }
+    return Future.join(all).mapEmpty();
+  }
+
+  /**
+   * Tells each verticle to finish its connections within {@code timeout}, and waits for all to say
+   * they have, at most {@code reportWait} longer.
+   */
+  void drain(Duration timeout, Duration reportWait) {
+    try {
+      onEachLoop(v -> v.drain(timeout)).toCompletionStage().toCompletableFuture()
+          .get(timeout.plus(reportWait).toMillis(), TimeUnit.MILLISECONDS);
+    } catch (Exception e) {
+      LOG.warn("drain did not finish in time: {}", e.toString());
+    }
+  }
+
+  /** Closes every Vert.x instance of the service, waiting at most {@code wait}. */
+  void close(Duration wait) {
+    List<Future<Void>> closes = new ArrayList<>();
+    for (Vertx v : vertxes()) {
+      closes.add(v.close());
+    }
+    try {
+      Future.join(closes).toCompletionStage().toCompletableFuture().get(wait.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (Exception e) {
+      LOG.warn("closing service event loops: {}", e.toString());
+    }
+  }
+
+  /**
+   * Drives every instance with the service's own {@code exchange} over loopback (or the address it
+   * listens on) until throughput settles or {@code limit} passes, then tells each context, {@code ended}
+   * and each verticle that it is over.
+   */
+  WarmUp.Result warmUp(WarmUpExchange exchange, StartPlan plan, int port, Duration limit, StopRequest stop,
+      Runnable ended) {
+    String host = common.host();
+    // A wildcard listener is reached over loopback; a specific address is reached at itself.
+    String target = host.equals("0.0.0.0") || host.isEmpty() ? "127.0.0.1" : host.equals("::") ? "::1" : host;
+    List<ServiceContext> all = contexts();
+    WarmUp.Result r;
+    try {
+      r = new WarmUp(exchange, SocketAddress.inetSocketAddress(port, target), limit, stop)
+          .run(vertxes(), plan.mode() == ScalingMode.SHARED ? plan.instances() : 1,
+              () -> all.stream().mapToLong(ServiceContext::warmUpConnections).min().orElse(0));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ServiceRuntime.StartException("interrupted during warm-up", e);
+    }
+    all.forEach(ServiceContext::warmUpEnded);
+    ended.run();
+    StartFailures.await(onEachLoop(v -> {
+      v.warmedUp();
+      return Future.succeededFuture();
+    }), "the end of the warm-up");
+    if (r.ended().equals("failing")) {
+      LOG.warn("warm-up: the service failed {} of {} warm-up exchanges ({}); ready without it",
+          r.failed(), r.failed() + r.answered(), exchange);
+    }
+    return r;
+  }
+}

@@ -4,10 +4,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.portshare.runtime.DrainEvent;
 import io.portshare.runtime.LingeringClose;
+import io.portshare.runtime.Outbound;
 import io.portshare.rpc.client.Frames;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
@@ -195,8 +195,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
    * clock or schedules a timer for this: the sweep compares two counters.
    */
   boolean quietFor(int sweeps) {
-    ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
-    long pending = out == null ? 0 : out.totalPendingWriteBytes();
+    long pending = Outbound.pendingBytes(ctx.channel());
     if (bytesReceived == receivedAtSweep && pending == pendingAtSweep) {
       quietSweeps++;
     } else {

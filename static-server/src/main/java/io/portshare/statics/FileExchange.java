@@ -4,12 +4,12 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.portshare.runtime.DrainEvent;
+import io.portshare.runtime.Outbound;
 
 /**
  * The exchanges of one connection, the last handler of its pipeline: each request is answered by
@@ -84,8 +84,7 @@ final class FileExchange extends ChannelInboundHandlerAdapter {
   private void close(ChannelHandlerContext ctx) {
     closing = true;
     ctx.flush();
-    ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
-    if (!answers.copiesFiles() && (out == null || out.isEmpty())) {
+    if (!answers.copiesFiles() && Outbound.isEmpty(ctx.channel())) {
       ctx.close();
     } else {
       // Left in the socket's way (or in the ChunkedWriteHandler's queue): close behind it.

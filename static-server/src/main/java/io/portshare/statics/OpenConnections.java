@@ -1,10 +1,10 @@
 package io.portshare.statics;
 
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.stream.ChunkedWriteHandler;
+import io.portshare.runtime.Outbound;
 
 /**
  * The HTTP connections of one event loop: the pipeline each gets on arrival, and the visit of the
@@ -81,7 +81,6 @@ final class OpenConnections {
    * reading). A slow download that still moves is not idle.
    */
   private boolean idle(RequestDecoder d, long now) {
-    ChannelOutboundBuffer out = d.channel.unsafe().outboundBuffer();
-    return out == null || out.isEmpty() || d.stalled(out, now, limits.idleTimeoutMillis());
+    return Outbound.isEmpty(d.channel) || d.stalled(now, limits.idleTimeoutMillis());
   }
 }

@@ -3,8 +3,6 @@ package io.portshare.statics;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOutboundBuffer;
-import io.netty.channel.FileRegion;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMessage;
@@ -12,6 +10,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.AsciiString;
+import io.portshare.runtime.Outbound;
 import java.util.List;
 
 /**
@@ -84,10 +83,9 @@ final class RequestDecoder extends HttpRequestDecoder {
    * Whether output is pending and has not moved for {@code timeoutMillis}, as far as sweeps at
    * {@code now} can tell: the same message at the head of the queue, sent no further.
    */
-  boolean stalled(ChannelOutboundBuffer out, long now, long timeoutMillis) {
-    Object current = out.current();
-    long progress = current instanceof FileRegion r ? r.transferred()
-        : current instanceof ByteBuf b ? b.readerIndex() : 0;
+  boolean stalled(long now, long timeoutMillis) {
+    Object current = Outbound.head(channel);
+    long progress = Outbound.sent(current);
     if (current != stalledOn || progress != stalledProgress) {
       stalledOn = current;
       stalledProgress = progress;

@@ -104,7 +104,11 @@ public final class HttpWire implements AutoCloseable {
     return new Response(status, headers, body);
   }
 
-  /** True when the server has closed the connection (end of stream or reset) before the timeout. */
+  /**
+   * True when the server has closed the connection, in order (end of stream), before the timeout;
+   * false when it is still open then. A reset is no close: it throws, so that a test of a graceful
+   * close fails on a reset, which would lose an answer in flight.
+   */
   public boolean closedByServer(int timeoutMillis) throws IOException {
     socket.setSoTimeout(timeoutMillis);
     try {
@@ -112,7 +116,7 @@ public final class HttpWire implements AutoCloseable {
     } catch (SocketTimeoutException e) {
       return false;
     } catch (SocketException e) {
-      return true; // reset
+      throw new SocketException("the server reset the connection instead of closing it: " + e.getMessage());
     }
   }
 

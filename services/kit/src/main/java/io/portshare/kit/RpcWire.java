@@ -96,14 +96,18 @@ public final class RpcWire implements AutoCloseable {
     expect(frame);
   }
 
-  /** True when the peer closed (end of stream or reset) before sending anything more. */
+  /**
+   * True when the peer closed the connection, in order (end of stream), before sending anything
+   * more; false when it is still open at the read timeout. A reset is no close: it throws, so that a
+   * test of a graceful close fails on a reset, which loses what was in flight.
+   */
   public boolean closedByPeer() throws IOException {
     try {
       return in.read() < 0;
     } catch (SocketTimeoutException e) {
       return false;
     } catch (SocketException e) {
-      return true;
+      throw new SocketException("the peer reset the connection instead of closing it: " + e.getMessage());
     }
   }
 

@@ -177,8 +177,8 @@ final class SlowPeers {
   }
 
   /**
-   * True when the server closed a connection holding a half frame within 10 s (end of stream or
-   * reset while waiting). A failed connect or send is not a close by the server.
+   * True when the server closed a connection holding a half frame within 10 s, in order (end of
+   * stream). A failed connect or send is not a close by the server, nor is a reset.
    */
   static boolean halfFrame(int port) {
     RpcWire w;

@@ -118,13 +118,22 @@ wait_port() { # host t0
   exit 1
 }
 
-storm() { # host -> "answered errors conn_per_s"
+storm() { # host -> "answered errors conn_per_s", or "killed killed killed"
   # httperf can spin forever once a storm goes wrong (seen: 25 minutes at 100% CPU); a storm
-  # takes CONNS/RATE seconds plus its timeout, so a minute is plenty, and a killed one counts as
+  # takes CONNS/RATE seconds plus its timeout, so a minute is plenty. A killed or failed httperf
+  # measured nothing: the storm is reported as killed and kept out of the medians, not counted as
   # nothing answered.
+  local rc=0
   timeout 60 httperf --hog --server "$1" --port "$PORT" --uri /index.html --rate "$RATE" --num-conns "$CONNS" \
-    --num-calls 1 --timeout 1 >"$WORK/httperf.txt" 2>&1 || echo "httperf: killed or failed (exit $?)" >>"$WORK/httperf.txt"
+    --num-calls 1 --timeout 1 >"$WORK/httperf.txt" 2>&1 || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    echo "httperf: killed or failed (exit $rc)" >>"$WORK/httperf.txt"
+  fi
   cat "$WORK/httperf.txt" >>"$WORK/raw.txt"
+  if [ "$rc" -ne 0 ] || ! grep -q '^Reply status:' "$WORK/httperf.txt"; then
+    printf 'killed killed killed'
+    return
+  fi
   awk '/^Connection rate:/ { rate = $3 } /^Reply status:/ { split($4, a, "="); ok = a[2] } /^Errors: total/ { err = $3 }
        END { printf "%d %d %.0f", ok, err, rate }' "$WORK/httperf.txt"
 }
@@ -252,12 +261,17 @@ summary=$(grep -v '^#' "$OUT" | awk '
     return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
   function span(s,   a, n, lo, hi, i) { n = split(s, a, " "); lo = hi = a[1]; for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] } return lo "-" hi }
   { k = $1 " " $2 " " $3; keys[k] = 1; ready[k] = ready[k] " " $5
-    if ($6 != "-") { ans[k] = ans[k] " " $6; err[k] = err[k] " " $7; rate[k] = rate[k] " " $8; warm[k] = warm[k] " " $9 }
+    if ($6 == "killed") killed[k]++
+    else if ($6 != "-") { ans[k] = ans[k] " " $6; err[k] = err[k] " " $7; rate[k] = rate[k] " " $8 }
+    if ($9 == "killed") wkilled[k]++
+    else if ($6 != "-") warm[k] = warm[k] " " $9
     if ($10 == "|") { f[k] = f[k] " " $11; w2[k] = w2[k] " " $12; r[k] = r[k] " " $13; fs[k] = fs[k] " " $14 }
     if ($15 != "") rss[k] = rss[k] " " $15 }
   END { for (k in keys) {
       line = sprintf("%-32s ready %5.2f s (%s)", k, med(ready[k]), span(ready[k]))
-      if (ans[k] != "") line = line sprintf("  answered %5d of '"$CONNS"' (%s), errors %d, %d conn/s; warm storm %d", med(ans[k]), span(ans[k]), med(err[k]), med(rate[k]), med(warm[k]))
+      if (ans[k] != "") line = line sprintf("  answered %5d of '"$CONNS"' (%s), errors %d, %d conn/s", med(ans[k]), span(ans[k]), med(err[k]), med(rate[k]))
+      if (warm[k] != "") line = line sprintf("; warm storm %d", med(warm[k]))
+      if (killed[k] + wkilled[k] > 0) line = line sprintf("; FAILED: %d first and %d warm storm(s) killed, kept out of the medians", killed[k], wkilled[k])
       if (f[k] != "") line = line sprintf("  first 2 s %6d trans/s, warm %6d, ratio %.2f (%s), full speed after %d s", med(f[k]), med(w2[k]), med(r[k]), span(r[k]), med(fs[k]))
       if (rss[k] != "") line = line sprintf("; %d B RSS per idle connection", med(rss[k]))
       print line } }' | sort)

@@ -1,5 +1,6 @@
 package io.portshare.bench.seeds;
 
+import io.portshare.runtime.net.FileLimit;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,6 +12,15 @@ final class Conditions {
 
   private Conditions() {}
 
+  /** This process's hard open-files limit, which the JVMs it starts raise their soft limit to; "an unknown number of" where unread. */
+  static String descriptorLimit() {
+    String[] limit = FileLimit.read();
+    if (limit == null) {
+      return "an unknown number of";
+    }
+    return limit[1].equals("unlimited") ? "any number of" : String.format("%,d", Long.parseLong(limit[1]));
+  }
+
   static String of(String seed, SeedPlan plan, int cpus) {
     String shared = "client and servers share " + cpus + " CPU" + (cpus == 1 ? "" : "s") + " over loopback";
     return switch (seed) {
@@ -18,8 +28,8 @@ final class Conditions {
           + "2 x 82599 10 GbE, nginx 24 workers, 2-minute runs; here " + shared + ", " + plan.wrkProcesses()
           + " wrk processes (" + plan.connections() + " connections in all), " + plan.workers()
           + " workers per server, " + plan.closeDuration().toSeconds() + " s runs; static-server runs as "
-          + plan.workers() + " processes under the supervisor since one process may hold 20,000 descriptors at most "
-          + "here";
+          + plan.workers() + " processes under the supervisor, since one process may hold " + descriptorLimit()
+          + " descriptors at most here (its open files hard limit, read at this run)";
       case "001" -> "published: 16 parallel httperf on a 4-core (HT) client against nginx on another 4-core (HT) "
           + "machine over the network; here " + plan.httperfs() + " parallel httperf (2 per CPU), " + shared + ", "
           + plan.sessionRounds() + " runs";

@@ -1,5 +1,6 @@
 package io.portshare.runtime;
 
+import io.portshare.runtime.warmup.StopSignal;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -8,7 +9,7 @@ import java.util.concurrent.TimeUnit;
  * the launcher holds one from its first line, the start looks at it between its steps and the
  * warm-up ends early on it, so a stop while starting or warming up is as clean as one while serving.
  */
-public final class StopRequest {
+public final class StopRequest implements StopSignal {
 
   private final CountDownLatch asked = new CountDownLatch(1);
 
@@ -22,6 +23,7 @@ public final class StopRequest {
   }
 
   /** Waits up to {@code millis} for the stop; true once it is asked for. */
+  @Override
   public boolean await(long millis) throws InterruptedException {
     return asked.await(millis, TimeUnit.MILLISECONDS);
   }

@@ -1,6 +1,5 @@
 package io.portshare.runtime.warmup;
 
-import io.portshare.runtime.StopRequest;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetClient;
@@ -60,7 +59,7 @@ public final class WarmUp {
   private final WarmUpExchange exchange;
   private final SocketAddress target;
   private final Duration limit;
-  private final StopRequest stopRequest;
+  private final StopSignal stopRequest;
   private final LongAdder answered = new LongAdder();
   private final LongAdder failed = new LongAdder();
   private final AtomicInteger running = new AtomicInteger();
@@ -68,7 +67,7 @@ public final class WarmUp {
   private final List<NetClient> clients = new ArrayList<>();
   private volatile boolean stopping;
 
-  public WarmUp(WarmUpExchange exchange, SocketAddress target, Duration limit, StopRequest stopRequest) {
+  public WarmUp(WarmUpExchange exchange, SocketAddress target, Duration limit, StopSignal stopRequest) {
     this.exchange = exchange;
     this.target = target;
     this.limit = limit;

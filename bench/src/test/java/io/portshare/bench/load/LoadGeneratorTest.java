@@ -67,7 +67,9 @@ class LoadGeneratorTest {
       assertThat(r.errors()).isEmpty();
       // Replies to requests that fell behind during the warm-up may land in the window, but nothing
       // can be answered that was not due by its end: 2000/s over warm-up + duration, plus one per connection.
-      assertThat(r.operations()).isBetween(1L, 2000L * 2550 / 1000 + CONNECTIONS);
+      // And an open loop keeps its schedule: 2000/s is far below what an in-process echo answers, so at
+      // least 90% of what was due in the measured window is answered in it (one operation passed before).
+      assertThat(r.operations()).isBetween((long) (2000 * r.seconds() * 0.9), 2000L * 2550 / 1000 + CONNECTIONS);
       assertThat(r.latency().count()).isEqualTo(r.operations());
     }
   }

@@ -141,17 +141,6 @@ final class AcceptedChannelConfig extends LeanChannelConfig<AcceptedChannelConfi
   }
 
   @Override
-  public int getReceiveBufferSize() {
-    return socketCall(() -> socket().getReceiveBufferSize());
-  }
-
-  @Override
-  public AcceptedChannelConfig setReceiveBufferSize(int receiveBufferSize) {
-    socketSet(() -> socket().setReceiveBufferSize(receiveBufferSize));
-    return this;
-  }
-
-  @Override
   public int getTrafficClass() {
     return socketCall(() -> socket().getTrafficClass());
   }
@@ -172,18 +161,6 @@ final class AcceptedChannelConfig extends LeanChannelConfig<AcceptedChannelConfi
     socketSet(() -> socket().setKeepAlive(keepAlive));
     return this;
   }
-
-  @Override
-  public boolean isReuseAddress() {
-    return socketCall(() -> socket().isReuseAddress());
-  }
-
-  @Override
-  public AcceptedChannelConfig setReuseAddress(boolean reuseAddress) {
-    socketSet(() -> socket().setReuseAddress(reuseAddress));
-    return this;
-  }
-
 
   @Override
   public boolean isAllowHalfClosure() {

@@ -11,7 +11,8 @@ import java.io.IOException;
 
 /**
  * What the lean listener's and connection's configurations share: Netty's epoll configuration with
- * every generic setter narrowed to the configuration's own type {@code C}, written once. Netty's
+ * every generic setter narrowed to the configuration's own type {@code C}, and the socket options
+ * both have (SO_REUSEADDR, SO_RCVBUF), written once. Netty's
  * {@code SocketChannelConfig} and {@code ServerSocketChannelConfig} each narrow these setters to
  * themselves, so a configuration implementing one must return a type that is both; javac bridges
  * the interface's signature to the method inherited here.
@@ -124,6 +125,26 @@ abstract class LeanChannelConfig<C extends LeanChannelConfig<C>> extends EpollCh
 
   /** As Netty's socket configurations: performance preferences are a Java socket's, not one of epoll's. */
   public C setPerformancePreferences(int connectionTime, int latency, int bandwidth) {
+    return self();
+  }
+
+  // SO_REUSEADDR and SO_RCVBUF mean the same on a listener and on a connection.
+
+  public boolean isReuseAddress() {
+    return socketCall(() -> socket().isReuseAddress());
+  }
+
+  public C setReuseAddress(boolean reuseAddress) {
+    socketSet(() -> socket().setReuseAddress(reuseAddress));
+    return self();
+  }
+
+  public int getReceiveBufferSize() {
+    return socketCall(() -> socket().getReceiveBufferSize());
+  }
+
+  public C setReceiveBufferSize(int receiveBufferSize) {
+    socketSet(() -> socket().setReceiveBufferSize(receiveBufferSize));
     return self();
   }
 }

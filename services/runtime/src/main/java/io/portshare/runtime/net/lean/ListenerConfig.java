@@ -83,27 +83,4 @@ final class ListenerConfig extends LeanChannelConfig<ListenerConfig> implements 
     this.backlog = backlog;
     return this;
   }
-
-  @Override
-  public boolean isReuseAddress() {
-    return socketCall(() -> socket().isReuseAddress());
-  }
-
-  @Override
-  public ListenerConfig setReuseAddress(boolean reuseAddress) {
-    socketSet(() -> socket().setReuseAddress(reuseAddress));
-    return this;
-  }
-
-  @Override
-  public int getReceiveBufferSize() {
-    return socketCall(() -> socket().getReceiveBufferSize());
-  }
-
-  @Override
-  public ListenerConfig setReceiveBufferSize(int receiveBufferSize) {
-    socketSet(() -> socket().setReceiveBufferSize(receiveBufferSize));
-    return this;
-  }
-
 }

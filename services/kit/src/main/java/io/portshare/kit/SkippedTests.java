@@ -10,6 +10,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.BiPredicate;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -85,7 +87,30 @@ public final class SkippedTests {
       return;
     }
     List<Path> reports = reports(Path.of(args[0]));
-    System.exit(check(reports, expected, System.out));
+    int status = check(reports, expected, System.out);
+    printFallbacks(fallbacks(Path.of(args[0])), System.out);
+    System.exit(status);
+  }
+
+  /**
+   * The runs that passed on a fallback (io_uring refused, epoll ran): not failures, for the fallback
+   * is what such a machine runs, but listed, so that a machine that never tests io_uring is seen.
+   */
+  static void printFallbacks(List<String> runs, PrintStream out) {
+    out.printf("tests run on a fallback: %d%n", runs.size());
+    for (String run : runs) {
+      out.println("  " + run);
+    }
+  }
+
+  /** Every line under a module's {@code target/transport-fallbacks/}, as {@code TestClass | what ran}. */
+  static List<String> fallbacks(Path root) throws IOException {
+    TreeSet<String> runs = new TreeSet<>();
+    for (Path file : found(root, Fallbacks.DIRECTORY, (name, dir) -> name.endsWith(".txt")
+        && dir.getFileName().toString().equals(Fallbacks.DIRECTORY))) {
+      runs.addAll(Fallbacks.read(file));
+    }
+    return List.copyOf(runs);
   }
 
   /** Prints the table; returns 0 when every skip is expected and there were reports, else 1. */
@@ -135,6 +160,17 @@ public final class SkippedTests {
    * under {@code root}, and those of a second run in a directory inside them.
    */
   static List<Path> reports(Path root) throws IOException {
+    // A second run of a suite (on --channel netty, say) writes into a directory of its own inside.
+    return found(root, null, (name, dir) -> name.startsWith("TEST-") && name.endsWith(".xml")
+        && (isReports(dir) || dir.getParent() != null && isReports(dir.getParent())));
+  }
+
+  /**
+   * The files under {@code root} that {@code wanted} takes, looking inside a {@code target} directory
+   * only into its report directories and into {@code alsoInTarget}; never into {@code .git}.
+   */
+  private static List<Path> found(Path root, String alsoInTarget,
+      BiPredicate<String, Path> wanted) throws IOException {
     List<Path> found = new ArrayList<>();
     Files.walkFileTree(root, new SimpleFileVisitor<>() {
       @Override
@@ -142,8 +178,8 @@ public final class SkippedTests {
         String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
         Path parent = dir.getParent();
         boolean inTarget = parent != null && parent.getFileName() != null && parent.getFileName().toString().equals("target");
-        if (!dir.equals(root) && (name.equals(".git") || name.equals("node_modules")
-            || inTarget && !(name.equals("surefire-reports") || name.equals("failsafe-reports")))) {
+        if (!dir.equals(root) && (name.equals(".git") || name.equals("node_modules") || inTarget
+            && !(name.equals("surefire-reports") || name.equals("failsafe-reports") || name.equals(alsoInTarget)))) {
           return FileVisitResult.SKIP_SUBTREE;
         }
         return FileVisitResult.CONTINUE;
@@ -151,11 +187,7 @@ public final class SkippedTests {
 
       @Override
       public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-        String name = file.getFileName().toString();
-        Path dir = file.getParent();
-        // A second run of a suite (on --channel netty, say) writes into a directory of its own inside.
-        if (name.startsWith("TEST-") && name.endsWith(".xml")
-            && (isReports(dir) || dir.getParent() != null && isReports(dir.getParent()))) {
+        if (wanted.test(file.getFileName().toString(), file.getParent())) {
           found.add(file);
         }
         return FileVisitResult.CONTINUE;

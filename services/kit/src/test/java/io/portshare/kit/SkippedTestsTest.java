@@ -121,6 +121,33 @@ class SkippedTestsTest {
   }
 
   @Test
+  void runsOnAFallbackAreListedFromEveryModuleAndOnlyFromThere() throws Exception {
+    write("services/runtime/target/transport-fallbacks/io.portshare.runtime.net.PinnedModeTest.txt",
+        "ran on epoll: io_uring refused (seccomp)\nran on epoll: io_uring refused (seccomp)\n");
+    write("static-server/target/transport-fallbacks/io.portshare.statics.StaticServerOnIoUringTest.txt",
+        "ran on epoll: io_uring refused (seccomp)\n");
+    write("bench/target/other/transport-fallbacks/io.portshare.x.StaleTest.txt", "ran on epoll\n");
+    write(".git/target/transport-fallbacks/io.portshare.x.GitTest.txt", "ran on epoll\n");
+    assertThat(SkippedTests.fallbacks(dir)).containsExactly(
+        "io.portshare.runtime.net.PinnedModeTest | ran on epoll: io_uring refused (seccomp)",
+        "io.portshare.statics.StaticServerOnIoUringTest | ran on epoll: io_uring refused (seccomp)");
+    ByteArrayOutputStream text = new ByteArrayOutputStream();
+    SkippedTests.printFallbacks(SkippedTests.fallbacks(dir), new PrintStream(text, true, StandardCharsets.UTF_8));
+    assertThat(text.toString(StandardCharsets.UTF_8)).startsWith("tests run on a fallback: 2\n")
+        .contains("  io.portshare.statics.StaticServerOnIoUringTest | ran on epoll: io_uring refused");
+  }
+
+  @Test
+  void aFallbackIsRecordedUnderTheCallingTestClass() throws Exception {
+    Path file = Path.of("target", Fallbacks.DIRECTORY, SkippedTestsTest.class.getName() + ".txt");
+    Files.deleteIfExists(file);
+    Fallbacks.record("ran on epoll: io_uring refused (a test's own line)");
+    assertThat(Fallbacks.read(file)).containsExactly(
+        SkippedTestsTest.class.getName() + " | ran on epoll: io_uring refused (a test's own line)");
+    Files.delete(file);
+  }
+
+  @Test
   void noReportsFailsForNothingRanIsNotAPass() throws Exception {
     assertThat(run(List.of(), List.of())).startsWith("1\n").contains("no Surefire or Failsafe report found");
   }

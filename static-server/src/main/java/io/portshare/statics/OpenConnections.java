@@ -70,6 +70,8 @@ final class OpenConnections {
       if (late) {
         d.headStartedAt = 0;
         metrics.headerTimeouts++;
+      } else {
+        metrics.idleTimeouts++;
       }
       channel.close();
     }

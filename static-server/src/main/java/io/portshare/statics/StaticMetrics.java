@@ -19,6 +19,7 @@ final class StaticMetrics {
   long sendfileBytes;
   long copiedBytes;
   long headerTimeouts;
+  long idleTimeouts;
   long badVersions;
 
   /** Counters in no registry: for warm-up traffic, which the runtime counts apart. */
@@ -41,6 +42,9 @@ final class StaticMetrics {
         .baseUnit("bytes").tag("service", "static").tag("loop", loop).tag("path", "copy").register(registry);
     FunctionCounter.builder("portshare.static.header.timeouts", this, m -> m.headerTimeouts)
         .description("Connections closed because a request head did not arrive in time")
+        .tag("service", "static").tag("loop", loop).register(registry);
+    FunctionCounter.builder("portshare.static.idle.timeouts", this, m -> m.idleTimeouts)
+        .description("Connections closed by the idle timeout: quiet between requests, or an answer that stopped moving")
         .tag("service", "static").tag("loop", loop).register(registry);
     FunctionCounter.builder("portshare.static.bad.versions", this, m -> m.badVersions)
         .description("Requests of a version other than HTTP/1.0 and 1.1, answered 505 or 400 and closed")

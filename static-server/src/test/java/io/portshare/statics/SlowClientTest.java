@@ -14,6 +14,8 @@ import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -21,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Slowloris: a head trickled byte by byte is cut by the header timeout; an idle keep-alive connection
- * is not, until the idle timeout; neither is a client that stopped reading its answer.
+ * is not, until the idle timeout; nor is a client that stopped reading its answer. Each close is
+ * checked for its reason, by the counter the server keeps of it.
  */
 class SlowClientTest {
 
@@ -75,6 +78,22 @@ class SlowClientTest {
   }
 
   @Test
+  void aQuietKeepAliveConnectionIsClosedByTheIdleTimeoutAndCountedSo() throws Exception {
+    ServiceRuntime idle = ownRuntimes.start(new StaticService(), TestServers.flags(root, "--idle-timeout", "1s"));
+    try (HttpWire c = new HttpWire(idle.port())) {
+      c.send("GET /hello.txt HTTP/1.1\r\nHost: t\r\n\r\n");
+      assertThat(c.read(false).text()).isEqualTo("hello\n");
+      long quietSince = System.nanoTime();
+      assertThat(c.closedByServer(10_000)).as("closed after the idle timeout").isTrue();
+      // Not before the timeout; the sweep runs every quarter of it, so soon after (a busy machine may delay it).
+      assertThat(Duration.ofNanos(System.nanoTime() - quietSince)).isBetween(Duration.ofMillis(900),
+          Duration.ofSeconds(5));
+    }
+    assertThat(StaticServerTest.metricOf(idle, "portshare_static_idle_timeouts_total")).isEqualTo(1);
+    assertThat(StaticServerTest.metricOf(idle, "portshare_static_header_timeouts_total")).isZero();
+  }
+
+  @Test
   void aClientThatStopsReadingItsAnswerIsClosedByTheIdleTimeout() throws Exception {
     // More than the socket buffers of both ends hold (4 MiB at most each, by Linux's tcp_wmem and
     // tcp_rmem), so the answer stops moving while the client reads nothing.
@@ -87,7 +106,9 @@ class SlowClientTest {
       stuck.setSoTimeout(60_000);
       stuck.connect(new InetSocketAddress("127.0.0.1", idle.port()), 10_000);
       stuck.getOutputStream().write("GET /huge.bin HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-      Thread.sleep(5000); // five idle timeouts with nothing read
+      // Nothing is read until the server says it closed the stalled answer for being idle.
+      Awaitility.await().atMost(Duration.ofSeconds(20))
+          .until(() -> StaticServerTest.metricOf(idle, "portshare_static_idle_timeouts_total") == 1);
       long read = 0;
       try (InputStream in = stuck.getInputStream()) {
         byte[] buf = new byte[1 << 16];
@@ -99,5 +120,6 @@ class SlowClientTest {
       }
       assertThat(read).as("bytes of the answer before the server closed").isLessThan(32L << 20);
     }
+    assertThat(StaticServerTest.metricOf(idle, "portshare_static_header_timeouts_total")).isZero();
   }
 }

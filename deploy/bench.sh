@@ -20,6 +20,8 @@
 #                                                # a transaction's CPU goes (deploy/bench-profile.sh, ~1 min)
 #   deploy/bench.sh seeds                        # the five source experiments beside their published tables (~20 min)
 #   deploy/bench.sh seeds --seed 000             # one of them; --published for the published lengths
+#   deploy/bench.sh figures [--check]            # the docs' figures written again from their raw files
+#                                                # (io.portshare.kit.Figures; --check only says which page differs)
 #   deploy/bench.sh ledger                       # what one connection costs each server at the floor, one worker
 #                                                # each side: C echo, plain Netty, rpc-server, stock Vert.x; nginx,
 #                                                # plain Netty, static-server, stock Vert.x (portshare-bench ledger;
@@ -45,6 +47,10 @@ if [ "${1:-}" = "coldstart" ]; then
   portshare_bench_exec deploy/bench-coldstart.sh "$@"
 fi
 BENCH_JAR=$(portshare_jar bench)
+if [ "${1:-}" = "figures" ]; then
+  shift
+  exec java -cp "$BENCH_JAR" io.portshare.kit.Figures . "$@"
+fi
 
 sub=rpc-matrix
 case "${1:-}" in

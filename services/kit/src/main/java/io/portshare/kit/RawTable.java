@@ -1,0 +1,102 @@
+package io.portshare.kit;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A raw result file as the bench writes it: header lines {@code key: value}, then sections, each a
+ * title line, a line of column names and a line per row, cells apart by two spaces or more. The
+ * figures in the docs are looked up here ({@link Figures}), so that none is typed by hand.
+ */
+public final class RawTable {
+
+  /** One section: its title, its column names, and each row's cells by column. */
+  record Section(String title, List<String> lines, List<String> columns, Map<String, List<String>> rows) {}
+
+  private final Map<String, String> header = new LinkedHashMap<>();
+  private final List<Section> sections = new ArrayList<>();
+
+  private RawTable() {}
+
+  /** Reads the text of a raw file. */
+  public static RawTable parse(String text) {
+    RawTable t = new RawTable();
+    String[] lines = text.split("\n", -1);
+    int i = 0;
+    // The header: "key: value" lines up to the first blank one (the first line may be the command).
+    for (; i < lines.length && !lines[i].isBlank(); i++) {
+      int colon = lines[i].indexOf(": ");
+      if (colon > 0) {
+        t.header.putIfAbsent(lines[i].substring(0, colon).strip(), lines[i].substring(colon + 2).strip());
+      }
+    }
+    while (i < lines.length) {
+      while (i < lines.length && lines[i].isBlank()) {
+        i++;
+      }
+      int start = i;
+      while (i < lines.length && !lines[i].isBlank()) {
+        i++;
+      }
+      if (i - start >= 2) {
+        t.sections.add(section(List.of(lines).subList(start, i)));
+      }
+    }
+    return t;
+  }
+
+  private static Section section(List<String> block) {
+    List<String> columns = cells(block.get(1).strip());
+    Map<String, List<String>> rows = new LinkedHashMap<>();
+    for (String line : block.subList(2, block.size())) {
+      List<String> cells = cells(line.strip());
+      if (cells.size() == columns.size() + 1) {
+        rows.putIfAbsent(cells.get(0), cells.subList(1, cells.size()));
+      }
+    }
+    return new Section(block.get(0).strip(), List.copyOf(block), columns, rows);
+  }
+
+  private static List<String> cells(String line) {
+    return List.of(line.split("\\s{2,}"));
+  }
+
+  /** The value of a header line, e.g. {@code load average at start}. */
+  public Optional<String> header(String key) {
+    return Optional.ofNullable(header.get(key));
+  }
+
+  /** The first section whose title starts with {@code titleStart}. */
+  Optional<Section> section(String titleStart) {
+    return sections.stream().filter(s -> s.title().startsWith(titleStart)).findFirst();
+  }
+
+  /**
+   * A cell, by the start of its section's title, its row's label and its column's name; the error
+   * says which of the three was not found and what there is instead.
+   */
+  public String cell(String titleStart, String row, String column) {
+    Section s = section(titleStart).orElseThrow(() -> new IllegalArgumentException("no section titled \""
+        + titleStart + "…\"; there are: " + sections.stream().map(Section::title).toList()));
+    int c = s.columns().indexOf(column);
+    if (c < 0) {
+      throw new IllegalArgumentException("no column \"" + column + "\" in \"" + s.title() + "\"; there are: "
+          + s.columns());
+    }
+    List<String> cells = s.rows().get(row);
+    if (cells == null) {
+      throw new IllegalArgumentException("no row \"" + row + "\" in \"" + s.title() + "\"; there are: "
+          + s.rows().keySet());
+    }
+    return cells.get(c);
+  }
+
+  /** A whole section as it stands in the file, title first. */
+  public List<String> excerpt(String titleStart) {
+    return section(titleStart).map(Section::lines).orElseThrow(() -> new IllegalArgumentException(
+        "no section titled \"" + titleStart + "…\"; there are: " + sections.stream().map(Section::title).toList()));
+  }
+}

@@ -1,8 +1,13 @@
 package io.portshare.bench.ledger;
 
+import io.portshare.bench.router.RouterRoutes;
+import io.portshare.bench.router.StockRouterVerticle;
 import io.portshare.bench.server.ServerProcesses;
 import io.portshare.bench.staticfiles.NginxConfig;
 import io.portshare.bench.staticfiles.Site;
+import io.portshare.runtime.launch.Launcher;
+import io.vertx.core.json.JsonObject;
+import io.vertx.launcher.application.VertxApplication;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,8 +23,13 @@ import java.util.List;
  */
 final class Contenders {
 
-  static final List<String> RPC = List.of("c-echo", "netty-echo", "rpc-server", "vertx-echo");
-  static final List<String> HTTP = List.of("nginx", "netty-http", "static-server", "vertx-http");
+  static final List<String> RPC = List.of("c-echo", "netty-echo", "rpc-server", "rpc-server-vertx", "vertx-echo");
+  /**
+   * {@code router-portshare} and {@code router-stock} run the same vertx-web routes ({@link RouterRoutes}), on the
+   * portshare runtime and on Vert.x's own launcher: what the runtime gives a verticle written on Vert.x's API.
+   */
+  static final List<String> HTTP = List.of("nginx", "netty-http", "static-server", "static-server-vertx",
+      "router-portshare", "router-stock", "vertx-http");
   /** The row every other row of its kind is compared with. */
   static final String RPC_FLOOR = "c-echo";
   static final String HTTP_FLOOR = "nginx";
@@ -54,8 +64,8 @@ final class Contenders {
       List<String> words = new ArrayList<>(Arrays.asList(text.substring(eq + 1).trim().split("\\s+")));
       String base = words.remove(0);
       if (!RPC.contains(base) && !HTTP.contains(base) || base.equals("c-echo") || base.equals("nginx")) {
-        throw new IllegalArgumentException("invalid value for --variant: " + text + "; BASE is a JVM row: netty-echo, "
-            + "rpc-server, vertx-echo, netty-http, static-server or vertx-http");
+        throw new IllegalArgumentException("invalid value for --variant: " + text + "; BASE is a JVM row: "
+            + String.join(", ", RPC.subList(1, RPC.size())) + ", " + String.join(", ", HTTP.subList(1, HTTP.size())));
       }
       String jar = null;
       String java = null;
@@ -115,14 +125,31 @@ final class Contenders {
       }
     }
     switch (s.base()) {
-      case "rpc-server", "static-server" -> {
-        Path jar = s.jar() != null ? Path.of(s.jar())
-            : s.base().equals("rpc-server") ? sources.rpcServerJar() : sources.staticServerJar();
+      case "rpc-server", "static-server", "rpc-server-vertx", "static-server-vertx" -> {
+        boolean rpc = s.kind() == Contender.Kind.RPC;
+        Path jar = s.jar() != null ? Path.of(s.jar()) : rpc ? sources.rpcServerJar() : sources.staticServerJar();
         cmd.addAll(List.of("-jar", jar.toString(), "--host", "0.0.0.0", "--port", p,
             "--admin-port", Integer.toString(port + 1), "--instances", "1", "--mode", "reuseport"));
-        if (s.base().equals("static-server")) {
+        if (!rpc) {
           cmd.addAll(List.of("--root", site.toString()));
         }
+        if (s.base().endsWith("-vertx")) {
+          cmd.addAll(List.of("--engine", "vertx"));
+        }
+        cmd.addAll(s.args());
+      }
+      case "router-portshare" -> {
+        cmd.addAll(List.of("-cp", s.jar() != null ? s.jar() : sources.classpath(), Launcher.class.getName(),
+            "--service", "router", "--host", "0.0.0.0", "--port", p, "--admin-port", Integer.toString(port + 1),
+            "--instances", "1", "--mode", "reuseport", "--root", site.toString()));
+        cmd.addAll(s.args());
+      }
+      case "router-stock" -> {
+        // Vert.x's own launcher, one event loop as every row has; no portshare class on its path but the routes.
+        cmd.addAll(List.of("-cp", s.jar() != null ? s.jar() : sources.classpath(), VertxApplication.class.getName(),
+            StockRouterVerticle.class.getName(), "-instances", "1",
+            "-options", "{\"eventLoopPoolSize\":1,\"preferNativeTransport\":true}",
+            "-conf", new JsonObject().put("port", port).put("root", site.toString()).encode()));
         cmd.addAll(s.args());
       }
       default -> {
@@ -185,10 +212,15 @@ final class Contenders {
 
   Contender start(Spec s, int port) throws IOException {
     List<String> cmd = command(s, port);
-    ServerProcesses p = s.base().equals("rpc-server") || s.base().equals("static-server")
+    ServerProcesses p = runtimeRow(s.base())
         ? ServerProcesses.start(List.of(cmd), port + 1, logs, s.name())
         : ServerProcesses.startPlain(cmd, "127.0.0.1", port, logs, s.name());
     return new Contender(s.name(), s.kind(), s.jvm(), java(s, sources.java()), port, p);
+  }
+
+  /** Whether a row runs on the portshare runtime: it has an admin port that says when it is ready. */
+  static boolean runtimeRow(String base) {
+    return base.startsWith("rpc-server") || base.startsWith("static-server") || base.equals("router-portshare");
   }
 
   /** The files the static rows serve (index.html from static-server's jar), readable by nginx's worker. */

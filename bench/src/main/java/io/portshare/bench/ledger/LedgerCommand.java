@@ -30,8 +30,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code portshare-bench ledger}: what one connection costs each server at the floor, one worker each
- * side, in one run: the C echo server, plain Netty, rpc-server and a stock Vert.x NetServer for RPC;
- * nginx, plain Netty, static-server and a stock Vert.x HttpServer for static files.
+ * side, in one run: the C echo server, plain Netty, rpc-server on both engines and a stock Vert.x NetServer
+ * for RPC; nginx, plain Netty, static-server on both engines, the same vertx-web Router verticle on the
+ * portshare runtime and on stock Vert.x, and a stock Vert.x HttpServer for static files.
  */
 @Command(name = "ledger", mixinStandardHelpOptions = true,
     description = "What one connection costs each server, one worker each side: server CPU µs per connection "
@@ -44,8 +45,10 @@ public final class LedgerCommand implements Callable<Integer> {
   CommandSpec spec;
 
   @Option(names = "--rows", split = ",",
-      description = "servers to measure, in table order (default: c-echo, netty-echo, rpc-server, vertx-echo, nginx, "
-          + "netty-http, static-server, vertx-http); the first of each kind is the floor the others are compared with")
+      description = "servers to measure, in table order (default: c-echo, netty-echo, rpc-server, rpc-server-vertx, "
+          + "vertx-echo, nginx, netty-http, static-server, static-server-vertx, router-portshare, router-stock, vertx-http; "
+          + "-vertx: the service with --engine vertx; router-*: one vertx-web Router verticle on the portshare runtime and "
+          + "on Vert.x's own launcher); the first of each kind is the floor the others are compared with")
   List<String> rows;
 
   @Option(names = "--variant",
@@ -157,7 +160,7 @@ public final class LedgerCommand implements Callable<Integer> {
     meta.putAll(Machine.describe());
     meta.put("load average at start", Machine.loadAverage());
     meta.put("servers", "one worker each: C echo -t 1, nginx worker_processes 1, JVM rows one event loop "
-        + "(rpc-server and static-server --instances 1 --mode reuseport); JVM flags: " + serverJvmOptions);
+        + "(the portshare rows --instances 1 --mode reuseport, stock Vert.x rows an event loop pool of 1); JVM flags: " + serverJvmOptions);
     meta.put("load", "one client thread on the other core: rpcload -t 1 (RPC), wrk -t1 (HTTP); "
         + connections + " connections, closed loop; each pass to its own 127.0.0.x");
     meta.put("timed", rounds + " rounds of " + duration.toMillis() + " ms per server and column (after "

@@ -1,0 +1,54 @@
+package io.portshare.bench.router;
+
+import io.portshare.runtime.ServiceDescriptor;
+import io.portshare.runtime.ServiceVerticle;
+import io.portshare.runtime.config.Option;
+import io.vertx.core.Future;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The ledger's Router verticle on the portshare runtime ({@code --service router}): {@link RouterRoutes}
+ * behind an {@code HttpServer} listened through the runtime, as the generated service's verticle does.
+ */
+public final class RouterService implements ServiceDescriptor {
+
+  static final String ROOT = "root";
+
+  @Override
+  public String name() {
+    return "router";
+  }
+
+  @Override
+  public String description() {
+    return "router: a vertx-web Router (GET /hello and a StaticHandler on --root), the ledger's Vert.x-API row";
+  }
+
+  @Override
+  public int defaultPort() {
+    return 8000;
+  }
+
+  @Override
+  public int defaultAdminPort() {
+    return 8001;
+  }
+
+  @Override
+  public List<Option> options() {
+    return List.of(Option.path(ROOT, ".", "directory the static route serves"));
+  }
+
+  @Override
+  public ServiceVerticle newVerticle() {
+    return new ServiceVerticle() {
+      @Override
+      public Future<?> start() {
+        String root = Path.of(service.settings().getString(ROOT)).toAbsolutePath().toString();
+        return service.listen(vertx.createHttpServer(service.httpServerOptions())
+            .requestHandler(RouterRoutes.router(vertx, root)));
+      }
+    };
+  }
+}

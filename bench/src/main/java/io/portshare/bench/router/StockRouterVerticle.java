@@ -1,0 +1,24 @@
+package io.portshare.bench.router;
+
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServerOptions;
+import java.nio.file.Path;
+
+/**
+ * The ledger's Router verticle on stock Vert.x, started by Vert.x's own launcher
+ * ({@code VertxApplication StockRouterVerticle -instances N -conf {"port":P,"root":DIR}}):
+ * {@link RouterRoutes} behind an {@code HttpServer}, with the options a Vert.x user sets for a fast
+ * server (TCP_NODELAY, a deep accept queue) and nothing of portshare.
+ */
+public final class StockRouterVerticle extends VerticleBase {
+
+  @Override
+  public Future<?> start() {
+    int port = config().getInteger("port", 8000);
+    String root = Path.of(config().getString("root", ".")).toAbsolutePath().toString();
+    return vertx.createHttpServer(new HttpServerOptions().setTcpNoDelay(true).setAcceptBacklog(4096))
+        .requestHandler(RouterRoutes.router(vertx, root))
+        .listen(port);
+  }
+}

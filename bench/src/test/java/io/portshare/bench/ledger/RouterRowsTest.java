@@ -1,0 +1,60 @@
+package io.portshare.bench.ledger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The ledger's two Router rows start as the ledger starts them, as real processes, and answer the
+ * same: the route, and a file of the site byte for byte through vertx-web's StaticHandler; the
+ * portshare one on the runtime (its banner says so), the stock one on Vert.x's own launcher.
+ */
+class RouterRowsTest {
+
+  @TempDir
+  Path dir;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"router-portshare", "router-stock"})
+  void aRouterRowServesItsRouteAndTheSiteByteForByte(String row) throws Exception {
+    Path site = Files.createDirectories(dir.resolve("site"));
+    byte[] file = new byte[1024];
+    new Random(7).nextBytes(file);
+    Files.write(site.resolve("1k.bin"), file);
+    Files.writeString(site.resolve("index.html"), "<p>index</p>\n");
+    Contenders contenders = new Contenders(new Contenders.Sources(
+        ProcessHandle.current().info().command().orElse("java"), List.of("-Xmx128m"),
+        System.getProperty("java.class.path"), null, null, null, null, null), site,
+        Files.createDirectories(dir.resolve("scratch")), Files.createDirectories(dir.resolve("logs")));
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    List<String> command = contenders.command(new Contenders.Spec(row, row), port);
+    assertThat(String.join(" ", command)).contains(row.equals("router-portshare")
+        ? "io.portshare.runtime.launch.Launcher --service router" : "io.vertx.launcher.application.VertxApplication");
+    try (Contender c = contenders.start(new Contenders.Spec(row, row), port)) {
+      HttpClient http = HttpClient.newHttpClient();
+      HttpResponse<byte[]> bin = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/1k.bin"))
+          .build(), HttpResponse.BodyHandlers.ofByteArray());
+      assertThat(bin.statusCode()).isEqualTo(200);
+      assertThat(bin.body()).isEqualTo(file);
+      HttpResponse<String> hello = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/hello"))
+          .build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(hello.body()).isEqualTo("hello\n");
+      assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/none")).build(),
+          HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(404);
+    }
+  }
+}

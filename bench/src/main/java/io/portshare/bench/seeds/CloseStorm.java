@@ -9,6 +9,7 @@ import io.portshare.bench.results.Row;
 import io.portshare.bench.results.Table;
 import io.portshare.bench.staticfiles.Peer;
 import io.portshare.bench.staticfiles.Site;
+import io.portshare.bench.staticfiles.WrkResult;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,7 +40,12 @@ final class CloseStorm {
       new Metric("requestsPerSecond", "requests/s", 0),
       new Metric("latencyAvgMs", "latency avg ms", 0),
       new Metric("latencyP99Ms", "latency p99 ms (slowest wrk)", 0),
+      new Metric("answered", "requests answered", 0),
       new Metric("errors", "errors (socket errors + non-2xx)", 0),
+      new Metric("timeouts", "of them timeouts", 0),
+      new Metric("connectErrors", "connect errors", 0),
+      new Metric("readErrors", "read errors", 0),
+      new Metric("badStatus", "non-2xx answers", 0),
       new Metric("serverCpuUsPerRequest", "server CPU µs/request", 1),
       new Metric("clientCpuUsPerRequest", "wrk CPU µs/request", 1));
 
@@ -82,9 +88,11 @@ final class CloseStorm {
           for (Peer p : order) {
             Round r = measure(p, size);
             rounds.get(size).get(p.name()).add(r);
-            lab.log.printf(Locale.ROOT, "  000 round %d  %-8s %-34s %8.0f req/s  avg %6.0f ms  p99 %6.0f ms  errors %d%s%n",
+            lab.log.printf(Locale.ROOT, "  000 round %d  %-8s %-34s %8.0f req/s  avg %6.0f ms  p99 %6.0f ms  errors %d (timeouts %.0f,"
+                + " connect %.0f, read %.0f, non-2xx %.0f)%s%n",
                 round + 1, size, p.name(), r.value("requestsPerSecond"), r.value("latencyAvgMs"),
-                r.value("latencyP99Ms"), r.errors(), r.clientBound() ? "  client-bound" : "");
+                r.value("latencyP99Ms"), r.errors(), r.value("timeouts"), r.value("connectErrors"),
+                r.value("readErrors"), r.value("badStatus"), r.clientBound() ? "  client-bound" : "");
           }
         }
       }
@@ -120,7 +128,14 @@ final class CloseStorm {
     CpuTime server = p.cpu().minus(before);
     Map<String, Double> v = new LinkedHashMap<>();
     v.put("requestsPerSecond", run.requestsPerSecond());
+    v.put("answered", (double) run.requests());
     v.put("errors", (double) run.errors());
+    // By kind, as seed 000's storm is judged: a timeout is a client that gave up waiting, a connect
+    // error a SYN refused or dropped, a read error a reset; write errors are left in the total.
+    v.put("timeouts", (double) run.sum(WrkResult::timeouts));
+    v.put("connectErrors", (double) run.sum(WrkResult::connectErrors));
+    v.put("readErrors", (double) run.sum(WrkResult::readErrors));
+    v.put("badStatus", (double) run.sum(WrkResult::badStatus));
     long requests = run.requests();
     if (requests > 0) {
       v.put("latencyAvgMs", run.latencyAvgUs() / 1000);

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 /**
  * Several wrk processes at once, as seed 000's two client machines of 15,000 connections each: one
@@ -42,6 +43,11 @@ final class WrkFleet {
 
     long errors() {
       return results.stream().mapToLong(WrkResult::errors).sum();
+    }
+
+    /** One kind of error over the fleet, e.g. {@code WrkResult::timeouts}. */
+    long sum(ToLongFunction<WrkResult> kind) {
+      return results.stream().mapToLong(kind).sum();
     }
   }
 

@@ -5,11 +5,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What one {@code wrk --latency} run printed: requests in the window, latency (µs), and errors
- * (socket errors of every kind plus non-2xx/3xx answers).
+ * What one {@code wrk --latency} run printed: requests in the window, latency (µs), and errors by
+ * kind: socket errors (connect, read, write, timeout) and non-2xx/3xx answers.
  */
-public record WrkResult(long requests, double seconds, double latencyAvgUs, double latencyP99Us, long socketErrors,
-    long badStatus) {
+public record WrkResult(long requests, double seconds, double latencyAvgUs, double latencyP99Us, long connectErrors,
+    long readErrors, long writeErrors, long timeouts, long badStatus) {
 
   private static final Pattern TOTAL = Pattern.compile("(\\d+) requests in ([\\d.]+)(us|ms|s|m|h),");
   private static final Pattern AVG = Pattern.compile("(?m)^\\s*Latency\\s+([\\d.]+)(us|ms|s|m|h)\\s");
@@ -22,8 +22,12 @@ public record WrkResult(long requests, double seconds, double latencyAvgUs, doub
     return seconds <= 0 ? 0 : requests / seconds;
   }
 
+  public long socketErrors() {
+    return connectErrors + readErrors + writeErrors + timeouts;
+  }
+
   public long errors() {
-    return socketErrors + badStatus;
+    return socketErrors() + badStatus;
   }
 
   /** Reads wrk's report; fails with the output when the request count is missing (wrk did not run). */
@@ -44,11 +48,11 @@ public record WrkResult(long requests, double seconds, double latencyAvgUs, doub
     if (m.find()) {
       p99 = micros(m.group(1), m.group(2));
     }
-    long socket = 0;
+    long[] socket = new long[4];
     m = SOCKET.matcher(out);
     if (m.find()) {
-      for (int i = 1; i <= 4; i++) {
-        socket += Long.parseLong(m.group(i));
+      for (int i = 0; i < 4; i++) {
+        socket[i] = Long.parseLong(m.group(i + 1));
       }
     }
     long bad = 0;
@@ -56,7 +60,7 @@ public record WrkResult(long requests, double seconds, double latencyAvgUs, doub
     if (m.find()) {
       bad = Long.parseLong(m.group(1));
     }
-    return new WrkResult(requests, seconds, avg, p99, socket, bad);
+    return new WrkResult(requests, seconds, avg, p99, socket[0], socket[1], socket[2], socket[3], bad);
   }
 
   /** wrk's time units (us, ms, s, m, h) in microseconds. */

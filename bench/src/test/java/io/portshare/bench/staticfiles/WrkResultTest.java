@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class WrkResultTest {
@@ -57,6 +58,8 @@ class WrkResultTest {
   void addsEverySocketErrorAndBadStatusAndReadsEachTimeUnit() {
     WrkResult r = WrkResult.parse(CLOSE_WITH_ERRORS);
     assertThat(r.socketErrors()).isEqualTo(1 + 20 + 300 + 4000);
+    assertThat(List.of(r.connectErrors(), r.readErrors(), r.writeErrors(), r.timeouts()))
+        .containsExactly(1L, 20L, 300L, 4000L);
     assertThat(r.badStatus()).isEqualTo(7);
     assertThat(r.errors()).isEqualTo(4328);
     assertThat(r.latencyAvgUs()).isCloseTo(812.5, within(1e-6));

@@ -69,7 +69,7 @@ class WrkTest {
 
   @Test
   void aRoundHasPerRequestCpuOfBothSidesAndTheClientBoundFlag() {
-    WrkResult w = new WrkResult(10_000, 2.0, 1500, 9000, 0, 3);
+    WrkResult w = new WrkResult(10_000, 2.0, 1500, 9000, 0, 0, 0, 0, 3);
     Round serverBound = StaticBench.round(new Wrk.Run(w, new CpuTime(0.1, 0.1), 2.0), new CpuTime(0.3, 0.2), 2, 2);
     assertThat(serverBound.value("requestsPerSecond")).isEqualTo(5000);
     assertThat(serverBound.value("serverCpuUsPerRequest")).isEqualTo(50);
@@ -83,7 +83,7 @@ class WrkTest {
     Round clientBound = StaticBench.round(new Wrk.Run(w, new CpuTime(0.4, 0.2), 2.0), new CpuTime(0.3, 0.2), 2, 2);
     assertThat(clientBound.clientBound()).isTrue();
 
-    Round nothing = StaticBench.round(new Wrk.Run(new WrkResult(0, 1, 0, 0, 64, 0), new CpuTime(0, 0), 1),
+    Round nothing = StaticBench.round(new Wrk.Run(new WrkResult(0, 1, 0, 0, 64, 0, 0, 0, 0), new CpuTime(0, 0), 1),
         new CpuTime(0, 0), 2, 2);
     assertThat(nothing.value("requestsPerSecond")).isZero();
     assertThat(nothing.value("serverCpuUsPerRequest")).isNaN();

@@ -6,23 +6,24 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The counters of one event loop. Only that loop writes them, as plain fields: a scrape may read a
- * value a few microseconds old, and the hot path pays one add per read instead of an atomic.
+ * value a few microseconds old, and the hot path pays one add per read instead of an atomic. Public
+ * for the Vert.x engine ({@code io.portshare.rpc.netsocket}), which counts in the same meters.
  */
-final class RpcMetrics {
+public final class RpcMetrics {
 
-  long transactions;
-  long bytesReceived;
-  long bytesSent;
-  long framesRejected;
-  long resets;
-  long otherErrors;
-  long idleClosed;
-  long drainClosed;
+  public long transactions;
+  public long bytesReceived;
+  public long bytesSent;
+  public long framesRejected;
+  public long resets;
+  public long otherErrors;
+  public long idleClosed;
+  public long drainClosed;
 
   /** Counters in no registry: for warm-up traffic, which the runtime counts apart. */
-  RpcMetrics() {}
+  public RpcMetrics() {}
 
-  RpcMetrics(MeterRegistry registry, String loop) {
+  public RpcMetrics(MeterRegistry registry, String loop) {
     counter(registry, "portshare.rpc.transactions", "Frames answered", loop, m -> m.transactions);
     counter(registry, "portshare.rpc.received.bytes", "Bytes read from clients", loop, m -> m.bytesReceived);
     counter(registry, "portshare.rpc.sent.bytes", "Bytes written to clients", loop, m -> m.bytesSent);

@@ -1,6 +1,7 @@
 package io.portshare.rpc;
 
 import io.portshare.rpc.client.Frames;
+import io.portshare.rpc.netsocket.NetSocketEchoVerticle;
 import io.portshare.runtime.config.Option;
 import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceVerticle;
@@ -14,6 +15,8 @@ import java.util.Optional;
 public final class RpcService implements ServiceDescriptor {
 
   private static final int WARM_UP_PAYLOAD = 64;
+
+  private volatile RpcEngine engine = RpcEngine.OWN;
 
   @Override
   public String name() {
@@ -40,9 +43,10 @@ public final class RpcService implements ServiceDescriptor {
     return RpcSettings.OPTIONS;
   }
 
+  /** The runtime validates the settings before it deploys a verticle: the engine is read here, once. */
   @Override
   public void validate(Settings settings) {
-    RpcSettings.of(settings);
+    engine = RpcSettings.of(settings).engine();
   }
 
   /** One 64-byte frame per connection, as in the benchmark's 64B|1x: answered by the same frame. */
@@ -67,8 +71,9 @@ public final class RpcService implements ServiceDescriptor {
     });
   }
 
+  /** The verticle of the engine {@code --engine} named, as {@link #validate} read it before any is made. */
   @Override
   public ServiceVerticle newVerticle() {
-    return new EchoVerticle();
+    return engine == RpcEngine.VERTX ? new NetSocketEchoVerticle() : new EchoVerticle();
   }
 }

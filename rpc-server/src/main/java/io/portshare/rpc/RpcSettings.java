@@ -7,16 +7,20 @@ import java.time.Duration;
 import java.util.List;
 
 /** The RPC service's own options, and their values resolved, checked and typed. */
-public record RpcSettings(int maxFrame, Duration idleTimeout) {
+public record RpcSettings(int maxFrame, Duration idleTimeout, RpcEngine engine) {
 
   public static final String MAX_FRAME = "max-frame";
   public static final String IDLE_TIMEOUT = "idle-timeout";
+  public static final String ENGINE = "engine";
   /** The largest payload a frame can declare and still fit, with its header, in one Netty buffer. */
   static final long LARGEST_MAX_FRAME = Integer.MAX_VALUE - Frames.HEADER_LENGTH;
 
   static final List<Option> OPTIONS = List.of(
       Option.size(MAX_FRAME, "1MiB", "largest payload accepted; a longer declared length closes the connection"),
-      Option.duration(IDLE_TIMEOUT, "60s", "close a connection that neither sends nor receives this long (0 = never)"));
+      Option.duration(IDLE_TIMEOUT, "60s", "close a connection that neither sends nor receives this long (0 = never)"),
+      Option.choice(ENGINE, RpcEngine.OWN.label(), "own: a Netty pipeline of the service's own per connection, "
+          + "answers sliced from the buffer read; vertx: Vert.x's NetServer and a NetSocket per connection",
+          RpcEngine.OWN.label(), RpcEngine.VERTX.label()));
 
   /** Reads the options; a value out of range fails with the one-line error naming key, value and source. */
   public static RpcSettings of(Settings s) {
@@ -24,6 +28,6 @@ public record RpcSettings(int maxFrame, Duration idleTimeout) {
     if (max > LARGEST_MAX_FRAME) {
       throw s.invalid(MAX_FRAME, "at most " + LARGEST_MAX_FRAME + " bytes");
     }
-    return new RpcSettings((int) max, s.getDuration(IDLE_TIMEOUT));
+    return new RpcSettings((int) max, s.getDuration(IDLE_TIMEOUT), RpcEngine.of(s.getString(ENGINE)));
   }
 }

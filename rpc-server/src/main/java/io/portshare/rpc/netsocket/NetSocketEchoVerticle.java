@@ -1,0 +1,44 @@
+package io.portshare.rpc.netsocket;
+
+import io.portshare.rpc.RpcMetrics;
+import io.portshare.rpc.RpcSettings;
+import io.portshare.runtime.ServiceVerticle;
+import io.vertx.core.Future;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetServerOptions;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One instance of the RPC echo service on Vert.x's own API ({@code --engine vertx}): a
+ * {@code NetServer} listened through the runtime, so its listener layer, modes and drain apply,
+ * and an {@link EchoConnection} on each {@code NetSocket}.
+ */
+public final class NetSocketEchoVerticle extends ServiceVerticle {
+
+  /** The meters new connections count in: warm-up ones before ready, then {@link #served}. */
+  private RpcMetrics metrics;
+  private RpcMetrics served;
+
+  @Override
+  public Future<?> start() {
+    served = new RpcMetrics(service.registry(), Integer.toString(service.instance()));
+    metrics = service.warmingUp() ? new RpcMetrics() : served;
+    RpcSettings settings = RpcSettings.of(service.settings());
+    int maxPayload = settings.maxFrame();
+    long idleMillis = settings.idleTimeout().toMillis();
+    NetServerOptions options = service.netServerOptions();
+    if (idleMillis > 0) {
+      // Vert.x's idle handler closes a connection that neither read nor finished a write for this long.
+      options.setIdleTimeout((int) Math.min(Integer.MAX_VALUE, idleMillis)).setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
+    }
+    NetServer server = vertx.createNetServer(options);
+    server.connectHandler(socket -> new EchoConnection(vertx, socket, maxPayload, metrics, idleMillis,
+        service.connectionLifetime().toMillis()).start());
+    return service.listen(server);
+  }
+
+  @Override
+  protected void warmedUp() {
+    metrics = served;
+  }
+}

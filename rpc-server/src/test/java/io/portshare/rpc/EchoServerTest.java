@@ -39,9 +39,15 @@ class EchoServerTest {
   private ServiceRuntime start(String... extra) {
     List<String> flags = new ArrayList<>(List.of("--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
         "--instances", "2", "--mode", "shared"));
+    flags.addAll(engineFlags());
     flags.addAll(List.of(extra));
     runtime = runtimes.start(new RpcService(), flags.toArray(String[]::new));
     return runtime;
+  }
+
+  /** The flags that choose the engine under test: none, the default (own). {@code ...OnVertxTest} overrides it. */
+  List<String> engineFlags() {
+    return List.of();
   }
 
   static <T> T get(Future<T> f) throws Exception {
@@ -188,6 +194,37 @@ class EchoServerTest {
       }
       assertThat(c.closedByPeer()).isTrue();
       writer.join(10_000);
+    }
+    await().untilAsserted(() -> assertThat(metric("portshare_rpc_frames_rejected_total")).isEqualTo(1.0));
+  }
+
+  /**
+   * How the engine closes after a rejected frame. The own engine half-closes and lingers
+   * ({@code LingeringClose}): the peer reads FIN and may go on writing for a while, every write
+   * read and dropped. A {@code NetSocket} cannot half-close, so the Vert.x engine reads and drops
+   * until the peer is quiet, then closes outright: a write after its FIN meets a reset.
+   */
+  boolean lingersAfterFin() {
+    return true;
+  }
+
+  @Test
+  void afterARejectedFrameThePeerMayWriteOnPastTheFinOnlyWhereTheServerLingers() throws Exception {
+    start("--max-frame", "1KiB");
+    try (RpcWire c = new RpcWire(runtime.port())) {
+      c.write(new byte[] {0, 0, 4, 1});
+      assertThat(c.closedByPeer()).isTrue();
+      // The first write after a full close is what draws the reset; the ones after it fail.
+      boolean acceptedAll = true;
+      for (int i = 0; i < 20 && acceptedAll; i++) {
+        try {
+          c.write(new byte[] {1});
+          Thread.sleep(10);
+        } catch (IOException e) {
+          acceptedAll = false;
+        }
+      }
+      assertThat(acceptedAll).as("writes after the FIN accepted for 200 ms").isEqualTo(lingersAfterFin());
     }
     await().untilAsserted(() -> assertThat(metric("portshare_rpc_frames_rejected_total")).isEqualTo(1.0));
   }

@@ -9,6 +9,8 @@ import io.portshare.runtime.ServiceRuntime;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -18,10 +20,17 @@ class EchoWarmUpTest {
   @RegisterExtension
   final Runtimes runtimes = new Runtimes();
 
+  /** The flags that choose the engine under test: none, the default (own). {@code ...OnVertxTest} overrides it. */
+  List<String> engineFlags() {
+    return List.of();
+  }
+
   @Test
   void warmUpFramesAreAnsweredOnEveryInstanceAndStayOutOfTheTransactionCount() throws IOException {
-    ServiceRuntime runtime = runtimes.start(new RpcService(), "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
-        "--instances", "2", "--warmup", "2s");
+    List<String> flags = new ArrayList<>(List.of("--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
+        "--instances", "2", "--warmup", "2s"));
+    flags.addAll(engineFlags());
+    ServiceRuntime runtime = runtimes.start(new RpcService(), flags.toArray(String[]::new));
     PrometheusText metrics = PrometheusText.parse(runtime.registry().scrape());
 
     assertThat(metrics.value("portshare_warmup_exchanges", "outcome", "answered").orElseThrow()).isGreaterThan(0);

@@ -7,7 +7,9 @@ import io.portshare.kit.RpcWire;
 import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -19,11 +21,18 @@ class MaxConnectionAgeTest {
   private ServiceRuntime runtime;
 
   private void start(String... more) {
-    String[] flags = {"--port", "0", "--admin-port", "0", "--host", "127.0.0.1", "--instances", "1"};
-    String[] all = Arrays.copyOf(flags, flags.length + more.length);
-    System.arraycopy(more, 0, all, flags.length, more.length);
-    runtime = runtimes.start(new RpcService(), all);
+    List<String> flags = new ArrayList<>(List.of("--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
+        "--instances", "1"));
+    flags.addAll(engineFlags());
+    flags.addAll(List.of(more));
+    runtime = runtimes.start(new RpcService(), flags.toArray(String[]::new));
   }
+
+  /** The flags that choose the engine under test: none, the default (own). {@code ...OnVertxTest} overrides it. */
+  List<String> engineFlags() {
+    return List.of();
+  }
+
 
   @Test
   void anIdleConnectionClosesAtItsAgeNotBeforeTheJitter() throws Exception {

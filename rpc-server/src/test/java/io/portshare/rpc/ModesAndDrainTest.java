@@ -16,6 +16,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.junit5.VertxExtension;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -39,10 +41,18 @@ class ModesAndDrainTest {
   private ServiceRuntime runtime;
 
   private ServiceRuntime start(String mode) {
-    runtime = runtimes.start(new RpcService(), "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
-        "--instances", "2", "--mode", mode);
+    List<String> flags = new ArrayList<>(List.of("--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
+        "--instances", "2", "--mode", mode));
+    flags.addAll(engineFlags());
+    runtime = runtimes.start(new RpcService(), flags.toArray(String[]::new));
     return runtime;
   }
+
+  /** The flags that choose the engine under test: none, the default (own). {@code ...OnVertxTest} overrides it. */
+  List<String> engineFlags() {
+    return List.of();
+  }
+
 
   @ParameterizedTest
   @ValueSource(strings = {"shared", "reuseport"})

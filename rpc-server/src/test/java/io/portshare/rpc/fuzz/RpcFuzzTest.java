@@ -11,7 +11,9 @@ import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import io.portshare.kit.PrometheusText;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.HexFormat;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
@@ -32,12 +34,19 @@ class RpcFuzzTest {
   @RegisterExtension
   final Runtimes runtimes = new Runtimes();
 
+  /** The flags that choose the engine under test: none, the default (own). {@code ...OnVertxTest} overrides it. */
+  List<String> engineFlags() {
+    return List.of();
+  }
+
   @Test
   void hostileStreamsAreAnsweredByTheProtocolAndHarmNoOtherClient() throws Exception {
     try (LogCapture log = LogCapture.attach()) {
-      ServiceRuntime rt = runtimes.start(new RpcService(), "--port", "0", "--admin-port", "0",
+      List<String> flags = new ArrayList<>(List.of("--port", "0", "--admin-port", "0",
           "--host", "127.0.0.1", "--instances", "2", "--mode", "shared", "--max-frame", MAX_PAYLOAD + "B",
-          "--idle-timeout", "5s");
+          "--idle-timeout", "5s"));
+      flags.addAll(engineFlags());
+      ServiceRuntime rt = runtimes.start(new RpcService(), flags.toArray(String[]::new));
       FuzzRun.Outcome run = FuzzRun.run(rt.port(), r -> RpcStreams.generate(r, MAX_PAYLOAD), RpcFuzzTest::check,
           RpcFuzzTest::describe, RpcFuzzTest::wellBehavedClient);
 

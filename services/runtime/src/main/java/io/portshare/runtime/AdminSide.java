@@ -33,7 +33,7 @@ final class AdminSide {
     this.common = common;
     this.registry = registry;
     this.inherited = inherited;
-    this.meters = new RuntimeMeters(registry, service);
+    this.meters = new RuntimeMeters(registry, service, common.vertxMetrics());
   }
 
   /** Binds the meters for {@code plan} and starts the admin server; blocks until it listens. */

@@ -15,6 +15,7 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.core.transport.Transport;
@@ -42,6 +43,8 @@ final class Instances {
   private final RuntimeSettings common;
   private final MeterRegistry registry;
   private final Listeners listeners;
+  /** Vert.x's server meters (--vertx-metrics), or null: the service's Vert.x instances run no metrics SPI. */
+  private final VertxServerMeters serverMeters;
   private final OwnPipelines ownPipelines = new OwnPipelines();
   private final List<Vertx> vertxes = new ArrayList<>();
   /** Guarded by itself; {@link #contexts} in instance order, beside it. */
@@ -49,12 +52,13 @@ final class Instances {
   private final List<ServiceContext> contexts = new ArrayList<>();
 
   Instances(ServiceDescriptor descriptor, Settings settings, RuntimeSettings common, MeterRegistry registry,
-      Listeners listeners) {
+      Listeners listeners, VertxServerMeters serverMeters) {
     this.descriptor = descriptor;
     this.settings = settings;
     this.common = common;
     this.registry = registry;
     this.listeners = listeners;
+    this.serverMeters = serverMeters;
   }
 
   /**
@@ -101,14 +105,14 @@ final class Instances {
     RuntimeTransport runtimeTransport = new RuntimeTransport(transport, plan.leanChannels(),
         common.acceptOnEventLoop() && eventLoops == 1, listeners, acceptErrors, connections, ownPipelines, firstLoop,
         plan.inheritedFd(firstLoop));
-    Vertx vertx = Vertx.builder()
-        .with(new VertxOptions()
-            .setEventLoopPoolSize(eventLoops)
-            .setWorkerPoolSize(Math.max(2, eventLoops))
-            .setInternalBlockingPoolSize(Math.max(2, eventLoops))
-            .setPreferNativeTransport(transport != Transport.NIO))
-        .withTransport(runtimeTransport)
-        .build();
+    VertxOptions options = new VertxOptions()
+        .setEventLoopPoolSize(eventLoops)
+        .setWorkerPoolSize(Math.max(2, eventLoops))
+        .setInternalBlockingPoolSize(Math.max(2, eventLoops))
+        .setPreferNativeTransport(transport != Transport.NIO);
+    VertxBuilder builder = serverMeters == null ? Vertx.builder().with(options)
+        : serverMeters.apply(Vertx.builder(), options);
+    Vertx vertx = builder.withTransport(runtimeTransport).build();
     synchronized (vertxes) {
       vertxes.add(vertx);
     }

@@ -15,18 +15,20 @@ import java.util.function.DoubleSupplier;
 
 /**
  * The runtime's own meters on {@code /metrics}: the JVM's, what runs ({@code portshare_info}), stuck
- * event loops and the drain. No Vert.x instance runs the metrics SPI: it would put a per-request
- * timer on every hot path. Services count what matters themselves, cheaply, per connection or per
- * read.
+ * event loops and the drain. No Vert.x instance runs the metrics SPI unless {@code --vertx-metrics}
+ * asks for it ({@link VertxServerMeters}): it puts a per-request timer on every hot path. Services
+ * count what matters themselves, cheaply, per connection or per read.
  */
 final class RuntimeMeters {
 
   private final MeterRegistry registry;
   private final String service;
+  private final boolean vertxMetrics;
 
-  RuntimeMeters(MeterRegistry registry, String service) {
+  RuntimeMeters(MeterRegistry registry, String service, boolean vertxMetrics) {
     this.registry = registry;
     this.service = service;
+    this.vertxMetrics = vertxMetrics;
   }
 
   /** The JVM's and the kernel's meters: memory, GC, threads, CPU, descriptors, uptime, listen overflows. */
@@ -44,13 +46,14 @@ final class RuntimeMeters {
   void info(StartPlan plan) {
     registry.find("portshare.info").meters().forEach(registry::remove);
     Gauge.builder("portshare.info", () -> 1)
-        .description("What runs: service, version, scaling mode, transport, channels, instances")
+        .description("What runs: service, version, scaling mode, transport, channels, instances, Vert.x's server meters")
         .tag("service", service)
         .tag("version", Version.get())
         .tag("mode", plan.mode().label())
         .tag("transport", plan.transportName())
         .tag("channel", plan.channelName())
         .tag("instances", Integer.toString(plan.instances()))
+        .tag("vertx_metrics", vertxMetrics ? "on" : "off")
         .register(registry);
   }
 

@@ -75,8 +75,10 @@ public final class ServiceRuntime {
     this.common = RuntimeSettings.of(settings);
     this.inherited = inherited;
     this.stopRequest = stopRequest;
+    // Before the admin side binds the first meter: the server meters' histogram filter must come first.
+    VertxServerMeters serverMeters = common.vertxMetrics() ? new VertxServerMeters(registry, descriptor.name()) : null;
     this.admin = new AdminSide(descriptor.name(), common, registry, inherited);
-    this.instances = new Instances(descriptor, settings, common, registry, listeners);
+    this.instances = new Instances(descriptor, settings, common, registry, listeners, serverMeters);
   }
 
   /**

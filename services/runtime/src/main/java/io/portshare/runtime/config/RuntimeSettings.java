@@ -36,6 +36,7 @@ public final class RuntimeSettings {
   private static final String LIVENESS_TIMEOUT = "liveness-timeout";
   private static final String MAX_CONNECTION_AGE = "max-connection-age";
   private static final String WARMUP = "warmup";
+  private static final String VERTX_METRICS = "vertx-metrics";
   /** The --warmup bound; docs/warm-start.md has the measurement behind it. */
   static final String WARM_UP_DEFAULT = "12s";
   /** The most event loops one process runs. */
@@ -73,6 +74,9 @@ public final class RuntimeSettings {
             "close connections older than this (+-10%) as a drain does, so new pods get their share; 0s: never"),
         Option.duration(WARMUP, WARM_UP_DEFAULT, "before ready, drive every instance with the service's own"
             + " requests over loopback until throughput settles, at most this long (0: off)"),
+        Option.flag(VERTX_METRICS, false, "Vert.x's own HTTP and TCP server meters on /metrics (requests, response"
+            + " time histograms, connections, bytes) for services on Vert.x's HttpServer or NetServer; a timer per"
+            + " request, so off by default"),
         Option.integer(SUPERVISE, 0, "run N processes of the service on sockets bound once here; "
             + "SIGHUP replaces them one at a time, nothing reset (0: serve in this process)").within(0, MAX_SUPERVISE),
         Option.choice(LOG_FORMAT, LogFormat.TEXT.label(), "log lines as text or JSON",
@@ -168,6 +172,11 @@ public final class RuntimeSettings {
 
   public Duration warmup() {
     return settings.getDuration(WARMUP);
+  }
+
+  /** True when the service's Vert.x instances run vertx-micrometer-metrics' server meters (--vertx-metrics). */
+  public boolean vertxMetrics() {
+    return settings.getFlag(VERTX_METRICS);
   }
 
   /** Processes to supervise, 0 to serve in this process. */

@@ -124,9 +124,10 @@ public final class Launcher {
     if (runtime.ready()) {
       long readyMs = (System.nanoTime() - t0) / 1_000_000;
       StartPlan plan = runtime.plan();
-      log.info("portshare {} {} ready in {} ms: mode={} transport={} channel={} instances={} port={} admin-port={}; {}",
-          descriptor.name(), Version.get(), readyMs, plan.mode().label(), plan.transportName(), plan.channelName(),
-          plan.instances(), runtime.port(), runtime.adminPort(), runtime.startTimes().describe());
+      log.info("portshare {} {} ready in {} ms: mode={} transport={} channel={} instances={} vertx-metrics={} port={}"
+          + " admin-port={}; {}", descriptor.name(), Version.get(), readyMs, plan.mode().label(), plan.transportName(),
+          plan.channelName(), plan.instances(), common.vertxMetrics() ? "on" : "off", runtime.port(),
+          runtime.adminPort(), runtime.startTimes().describe());
       if (inherited.fromSupervisor()) {
         Handover.reportReady(inherited.supervisor());
       }

@@ -4,9 +4,10 @@
 #              is io.portshare.NAME, so a Java keyword is refused
 #   --port N   the traffic port (default 8000); the admin port is N+1
 # Writes, from the top of the repository:
-#   NAME-server/                        a module on the runtime alone (pom, NameService descriptor,
-#                                       NameVerticle answering HTTP with a greeting, NameServiceTest),
-#                                       added to the parent pom's modules
+#   NAME-server/                        a module on the runtime and vertx-web (pom, NameService
+#                                       descriptor, NameRoutes: a vertx-web Router with GET /hello and
+#                                       the webroot of its resources, NameVerticle serving it on the
+#                                       runtime, NameServiceTest), added to the parent pom's modules
 #   k8s/base/NAME-server/               its Kubernetes base on the shared component k8s/components/service,
 #                                       listed in k8s/base (so the dev and prod overlays run it) and in
 #                                       the prod overlay's images
@@ -70,7 +71,8 @@ done
 
 src="$root/$module/src/main/java/io/portshare/$name"
 test="$root/$module/src/test/java/io/portshare/$name"
-mkdir -p "$src" "$test" "$root/$module/src/main/resources/META-INF/services" "$root/k8s/base/$module"
+mkdir -p "$src" "$test" "$root/$module/src/main/resources/META-INF/services" "$root/$module/src/main/resources/webroot" \
+  "$root/k8s/base/$module"
 
 cat > "$root/$module/pom.xml" <<EOF
 <?xml version="1.0" encoding="UTF-8"?>
@@ -93,8 +95,11 @@ cat > "$root/$module/pom.xml" <<EOF
 
   <dependencies>
     <dependency><groupId>io.portshare</groupId><artifactId>portshare-runtime</artifactId></dependency>
+    <!-- ${class}Routes: the Router, its routes and StaticHandler (the version is Vert.x's BOM's) -->
+    <dependency><groupId>io.vertx</groupId><artifactId>vertx-web</artifactId></dependency>
 
     <dependency><groupId>io.vertx</groupId><artifactId>vertx-junit5</artifactId><scope>test</scope></dependency>
+    <dependency><groupId>io.vertx</groupId><artifactId>vertx-web-client</artifactId><scope>test</scope></dependency>
     <dependency><groupId>org.assertj</groupId><artifactId>assertj-core</artifactId><scope>test</scope></dependency>
     <dependency><groupId>io.portshare</groupId><artifactId>portshare-runtime</artifactId><type>test-jar</type><scope>test</scope></dependency>
   </dependencies>
@@ -118,7 +123,7 @@ import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceVerticle;
 import java.util.List;
 
-/** The $name service: answers every HTTP request with a greeting. */
+/** The $name service: answers GET /hello with a greeting and serves its webroot's files. */
 public final class ${class}Service implements ServiceDescriptor {
 
   static final String GREETING = "greeting";
@@ -130,7 +135,7 @@ public final class ${class}Service implements ServiceDescriptor {
 
   @Override
   public String description() {
-    return "$name: answers every HTTP request with a greeting";
+    return "$name: answers GET /hello with a greeting and serves its webroot's files";
   }
 
   @Override
@@ -145,12 +150,47 @@ public final class ${class}Service implements ServiceDescriptor {
 
   @Override
   public List<Option> options() {
-    return List.of(Option.string(GREETING, "hello from $name", "what to answer"));
+    return List.of(Option.string(GREETING, "hello from $name", "what GET /hello answers"));
   }
 
   @Override
   public ServiceVerticle newVerticle() {
     return new ${class}Verticle();
+  }
+}
+EOF
+
+cat > "$src/${class}Routes.java" <<EOF
+package $pkg;
+
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.StaticHandler;
+
+/**
+ * The $name service's routes: vertx-web alone, nothing of the runtime, so that they run the same on
+ * stock Vert.x: {@code vertx.createHttpServer().requestHandler(${class}Routes.router(vertx, "hi")).listen(8080)}.
+ * A new route goes here, before the static route: {@code router.get("/path").handler(ctx -> ...)}.
+ */
+public final class ${class}Routes {
+
+  /**
+   * The static files' directory on the class path (src/main/resources/webroot), so that they ship in
+   * the jar. Vert.x looks for it in the working directory first, then on the class path; from the
+   * jar it unpacks each file it serves into its file cache (under java.io.tmpdir) and sends it from there.
+   */
+  static final String WEBROOT = "webroot";
+
+  private ${class}Routes() {}
+
+  /** GET /hello answers {@code greeting}; any other path is a file of the webroot (/ is its index.html), or 404. */
+  public static Router router(Vertx vertx, String greeting) {
+    Router router = Router.router(vertx);
+    router.get("/hello").handler(ctx -> ctx.response()
+        .putHeader("content-type", "text/plain; charset=utf-8")
+        .end(greeting));
+    router.route().handler(StaticHandler.create(WEBROOT));
+    return router;
   }
 }
 EOF
@@ -161,16 +201,31 @@ package $pkg;
 import io.portshare.runtime.ServiceVerticle;
 import io.vertx.core.Future;
 
-/** One instance of the $name service: an HTTP server on the shared port, on this event loop. */
+/**
+ * One instance of the $name service: ${class}Routes on an HTTP server on the shared port, on this
+ * event loop. The runtime's part is the server's options and the listen, through which the scaling
+ * mode, the drain and the connection meters work.
+ */
 public final class ${class}Verticle extends ServiceVerticle {
 
   @Override
   public Future<?> start() {
     String greeting = service.settings().getString(${class}Service.GREETING) + "\n";
     return service.listen(vertx.createHttpServer(service.httpServerOptions())
-        .requestHandler(req -> req.response().putHeader("content-type", "text/plain").end(greeting)));
+        .requestHandler(${class}Routes.router(vertx, greeting)));
   }
 }
+EOF
+
+cat > "$root/$module/src/main/resources/webroot/index.html" <<EOF
+<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>$name</title></head>
+<body>
+<h1>$name</h1>
+<p>This page is the webroot of $module's resources; <a href="/hello">/hello</a> answers a greeting.</p>
+</body>
+</html>
 EOF
 
 echo "$pkg.${class}Service" > "$root/$module/src/main/resources/META-INF/services/io.portshare.runtime.ServiceDescriptor"
@@ -183,11 +238,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.ServiceRuntime;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -200,34 +256,56 @@ class ${class}ServiceTest {
   final Runtimes runtimes = new Runtimes();
 
   @Test
-  void answersWithTheDefaultGreeting(Vertx vertx, VertxTestContext test) {
+  void helloAnswersWithTheDefaultGreeting(Vertx vertx, VertxTestContext test) {
     ServiceRuntime runtime = runtimes.start(new ${class}Service(), "--port", "0", "--admin-port", "0",
         "--instances", "2");
-    get(vertx, test, runtime, "hello from $name\n");
+    get(vertx, test, runtime, "/hello", res -> {
+      assertThat(res.statusCode()).isEqualTo(200);
+      assertThat(res.getHeader("content-type")).startsWith("text/plain");
+      assertThat(res.bodyAsString()).isEqualTo("hello from $name\n");
+    });
   }
 
   @Test
   void theGreetingIsAnOption(Vertx vertx, VertxTestContext test) {
     ServiceRuntime runtime = runtimes.start(new ${class}Service(), "--port", "0", "--admin-port", "0",
         "--greeting", "hi");
-    get(vertx, test, runtime, "hi\n");
+    get(vertx, test, runtime, "/hello", res -> assertThat(res.bodyAsString()).isEqualTo("hi\n"));
   }
 
-  private void get(Vertx vertx, VertxTestContext test, ServiceRuntime runtime, String expected) {
-    // Held to the end: Vert.x closes the pool of a client nothing references any more ("Pool closed").
-    HttpClient client = vertx.createHttpClient();
-    client.request(HttpMethod.GET, runtime.port(), "127.0.0.1", "/")
-        .compose(req -> req.send())
-        .compose(res -> res.body().map(body -> {
-          test.verify(() -> {
-            assertThat(res.statusCode()).isEqualTo(200);
-            assertThat(body.toString()).isEqualTo(expected);
-          });
-          return res;
-        }))
-        .map(HttpClientResponse::statusCode)
-        .eventually(() -> client.close())
-        .onComplete(test.succeedingThenComplete());
+  @Test
+  void theRootIsTheWebrootsIndexPage(Vertx vertx, VertxTestContext test) {
+    ServiceRuntime runtime = runtimes.start(new ${class}Service(), "--port", "0", "--admin-port", "0");
+    get(vertx, test, runtime, "/", res -> {
+      assertThat(res.statusCode()).isEqualTo(200);
+      assertThat(res.getHeader("content-type")).startsWith("text/html");
+      assertThat(res.bodyAsString()).contains("<title>$name</title>");
+    });
+  }
+
+  @Test
+  void aStaticFileIsServedByItsName(Vertx vertx, VertxTestContext test) {
+    ServiceRuntime runtime = runtimes.start(new ${class}Service(), "--port", "0", "--admin-port", "0");
+    get(vertx, test, runtime, "/index.html", res -> {
+      assertThat(res.statusCode()).isEqualTo(200);
+      assertThat(res.bodyAsString()).contains("<title>$name</title>");
+    });
+  }
+
+  @Test
+  void anUnknownPathIs404(Vertx vertx, VertxTestContext test) {
+    ServiceRuntime runtime = runtimes.start(new ${class}Service(), "--port", "0", "--admin-port", "0");
+    get(vertx, test, runtime, "/no-such-file.txt", res -> assertThat(res.statusCode()).isEqualTo(404));
+  }
+
+  /** GETs {@code path} of the service, then checks the answer with {@code check} and completes the test. */
+  private static void get(Vertx vertx, VertxTestContext test, ServiceRuntime runtime, String path,
+      Consumer<HttpResponse<Buffer>> check) {
+    WebClient.create(vertx).get(runtime.port(), "127.0.0.1", path).send()
+        .onComplete(test.succeeding(res -> test.verify(() -> {
+          check.accept(res);
+          test.completeNow();
+        })));
   }
 }
 EOF
@@ -332,5 +410,6 @@ echo "$me: wrote $module/ ($pkg), k8s/base/$module/, deploy/systemd/portshare-$n
   "added $module to pom.xml, k8s/base and the prod overlay's images"
 echo "  build and test it:  ./mvnw -B -pl $module -am verify"
 echo "  run it:             java -jar $module/target/portshare-$module.jar   (HTTP on :$port, admin on :$admin)"
+echo "  ask it:             curl localhost:$port/hello; curl localhost:$port/   (routes: $module/src/main/java/io/portshare/$name/${class}Routes.java)"
 echo "  its manifests:      kubectl kustomize k8s/base/$module   (deploys alone: kubectl apply -k k8s/base/$module)"
 echo "  with the others:    deploy/k8s.sh render dev|prod   (deploy/k8s.sh apply dev deploys them)"

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * deploy/new-service.sh as a newcomer runs it, in a copy of the repository (the tree this build
  * runs in is left alone): the service it writes builds offline with the wrapper and passes its own
- * test, its jar runs under the launcher on its generated config file and answers HTTP, its
+ * test, its jar runs under the launcher on its generated config file and answers its route and its
+ * static files (unpacked from the jar), its
  * Kubernetes base renders into the shape every shipped service has, and systemd accepts its units.
  */
 class NewServiceTest {
@@ -68,17 +69,23 @@ class NewServiceTest {
     }
     run(copy, BUILD_TIMEOUT, mvn.toArray(String[]::new));
     Path report = copy.resolve(MODULE + "/target/surefire-reports/TEST-io.portshare.greeter.GreeterServiceTest.xml");
-    assertThat(Files.readString(report)).contains("tests=\"2\"").contains("failures=\"0\"").contains("errors=\"0\"");
+    assertThat(Files.readString(report)).contains("tests=\"5\"").contains("failures=\"0\"").contains("errors=\"0\"");
 
     // The jar through the launcher, on the config file its Kubernetes base mounts.
     Path jar = copy.resolve(MODULE + "/target/portshare-" + MODULE + ".jar");
     Path config = copy.resolve("k8s/base/" + MODULE + "/" + NAME + ".yaml");
     try (ServiceProcess service = ServiceProcess.launchJar(jar, Map.of(), "--config", config.toString(),
-        "--port", "0", "--admin-port", "0", "--instances", "2", "--log-format", "text")) {
+        "--port", "0", "--admin-port", "0", "--instances", "2", "--log-format", "text", "--warmup", "2s")) {
       service.awaitReady(Duration.ofSeconds(60));
-      HttpWire.Response answer = HttpWire.get(service.port(), "/");
-      assertThat(answer.status()).isEqualTo(200);
-      assertThat(answer.text()).isEqualTo("hello from " + NAME + "\n");
+      // The warm-up's GET / (the webroot's index page, unpacked from the jar) was answered every time.
+      assertThat(service.output()).contains("with warm-up").contains(" 0 failed").doesNotContain("warm-up: the service failed");
+      HttpWire.Response hello = HttpWire.get(service.port(), "/hello");
+      assertThat(hello.status()).isEqualTo(200);
+      assertThat(hello.text()).isEqualTo("hello from " + NAME + "\n");
+      HttpWire.Response index = HttpWire.get(service.port(), "/");
+      assertThat(index.status()).isEqualTo(200);
+      assertThat(index.text()).contains("<title>" + NAME + "</title>");
+      assertThat(HttpWire.get(service.port(), "/no-such-file.txt").status()).isEqualTo(404);
       assertThat(service.admin().metrics().value("portshare_info", "service", NAME, "mode", "reuseport",
           "instances", "2")).contains(1.0);
       service.terminate();

@@ -68,15 +68,33 @@ public final class MetricsCpu implements CpuProbe {
     return probe;
   }
 
+  /**
+   * Tries a page this many times before the cell is unknown: on a machine the load itself keeps busy,
+   * a scrape at a window's edge was seen to fail once (the cell lost its server CPU) where the next
+   * one answered.
+   */
+  static final int ATTEMPTS = 3;
+
   @Override
   public double seconds() {
     double nanos = 0;
     for (Server s : servers) {
-      try {
-        nanos += read(s);
-      } catch (IOException | RuntimeException e) {
+      Exception last = null;
+      double read = Double.NaN;
+      for (int attempt = 0; attempt < ATTEMPTS && Double.isNaN(read); attempt++) {
+        try {
+          read = read(s);
+        } catch (IOException | RuntimeException e) {
+          last = e;
+        }
+      }
+      if (Double.isNaN(read)) {
+        // The cell's server CPU is then unknown, and says so, rather than passing as a zero.
+        System.err.println("server CPU unknown for this cell: " + s.url() + " did not answer " + ATTEMPTS
+            + " times: " + last);
         return Double.NaN;
       }
+      nanos += read;
     }
     return nanos / 1e9;
   }

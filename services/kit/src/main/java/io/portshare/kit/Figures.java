@@ -23,12 +23,17 @@ import java.util.stream.Stream;
  * &lt;!--excerpt bench/report/ledger/x/table.txt ; static files: each row over nginx--&gt;
  * (a fenced block: the section as the file has it)
  * &lt;!--/excerpt--&gt;
+ * &lt;!--fig bench/report/coldstart.txt ; line ; # rpc-server java17 12s ; ratio--&gt;0.93&lt;!--/fig--&gt;
+ * &lt;!--excerpt bench/report/soak/short.txt ; lines ; scenario ; exit--&gt; (lines FIRST… through LAST…)
  * </pre>
  *
  * <p>A cell is found by the start of its section's title, its row and its column ({@link RawTable});
  * {@code \|} stands for {@code |}, which a Markdown table would otherwise split on. The last field
  * formats a cell: none (as it stands), {@code median} (its first number), {@code x} (that number and
- * "x", a ratio) or {@code range} (what its parentheses hold). Run over the repository it rewrites
+ * "x", a ratio) or {@code range} (what its parentheses hold). A file that is not a table of sections
+ * is read by line: {@code line ; LINE-START ; WORD} is the word after WORD on that line, and an
+ * excerpt {@code lines ; FIRST ; LAST} the lines from one that starts FIRST through one that starts
+ * LAST. Run over the repository it rewrites
  * every figure; with {@code --check} it only says which page differs, as the docs test does.
  *
  * <pre>java -cp services/kit/target/classes io.portshare.kit.Figures . [--check]</pre>
@@ -114,6 +119,13 @@ public final class Figures {
       return t.header(f.get(2)).orElseThrow(() -> new IllegalArgumentException(f.get(0) + " has no header line \""
           + f.get(2) + ":\""));
     }
+    if (f.size() == 4 && f.get(1).equals("line")) {
+      try {
+        return t.after(f.get(2), f.get(3)).replace("|", "\\|");
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(f.get(0) + ": " + e.getMessage());
+      }
+    }
     if (f.size() != 4 && f.size() != 5) {
       throw new IllegalArgumentException("a figure is PATH ; SECTION ; ROW ; COLUMN [; FORMAT] or PATH ; header ;"
           + " KEY: <!--fig " + source + "-->");
@@ -148,12 +160,14 @@ public final class Figures {
 
   private String excerpt(String source) {
     List<String> f = fields(source);
-    if (f.size() != 2) {
-      throw new IllegalArgumentException("an excerpt is PATH ; SECTION: <!--excerpt " + source + "-->");
+    boolean byLine = f.size() == 4 && f.get(1).equals("lines");
+    if (f.size() != 2 && !byLine) {
+      throw new IllegalArgumentException("an excerpt is PATH ; SECTION or PATH ; lines ; FIRST ; LAST: <!--excerpt "
+          + source + "-->");
     }
     List<String> lines;
     try {
-      lines = table(f.get(0)).excerpt(f.get(1));
+      lines = byLine ? table(f.get(0)).lines(f.get(2), f.get(3)) : table(f.get(0)).excerpt(f.get(1));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(f.get(0) + ": " + e.getMessage());
     }

@@ -9,7 +9,9 @@ import java.util.Optional;
 /**
  * A raw result file as the bench writes it: header lines {@code key: value}, then sections, each a
  * title line, a line of column names and a line per row, cells apart by two spaces or more. The
- * figures in the docs are looked up here ({@link Figures}), so that none is typed by hand.
+ * figures in the docs are looked up here ({@link Figures}), so that none is typed by hand. Files of
+ * other shapes (a script's summary lines, a soak's report) are read by line: {@link #after} and
+ * {@link #lines}.
  */
 public final class RawTable {
 
@@ -18,6 +20,7 @@ public final class RawTable {
 
   private final Map<String, String> header = new LinkedHashMap<>();
   private final List<Section> sections = new ArrayList<>();
+  private final List<String> text = new ArrayList<>();
 
   private RawTable() {}
 
@@ -25,6 +28,7 @@ public final class RawTable {
   public static RawTable parse(String text) {
     RawTable t = new RawTable();
     String[] lines = text.split("\n", -1);
+    t.text.addAll(List.of(lines));
     int i = 0;
     // The header: "key: value" lines up to the first blank one (the first line may be the command).
     for (; i < lines.length && !lines[i].isBlank(); i++) {
@@ -69,9 +73,25 @@ public final class RawTable {
     return Optional.ofNullable(header.get(key));
   }
 
-  /** The first section whose title starts with {@code titleStart}. */
+  /**
+   * The first section whose title starts with {@code titleStart}. A file repeats some titles ("of
+   * which user" under RPC and again under static files), so {@code PARENT :: CHILD} names the first
+   * section titled CHILD… after the first one titled PARENT… (a marker cannot hold a {@code >}).
+   */
   Optional<Section> section(String titleStart) {
-    return sections.stream().filter(s -> s.title().startsWith(titleStart)).findFirst();
+    int after = titleStart.indexOf(" :: ");
+    if (after < 0) {
+      return sections.stream().filter(s -> s.title().startsWith(titleStart)).findFirst();
+    }
+    String parent = titleStart.substring(0, after);
+    String child = titleStart.substring(after + 4);
+    for (int p = 0; p < sections.size(); p++) {
+      if (sections.get(p).title().startsWith(parent)) {
+        return sections.subList(p + 1, sections.size()).stream().filter(s -> s.title().startsWith(child))
+            .findFirst();
+      }
+    }
+    return Optional.empty();
   }
 
   /**
@@ -92,6 +112,41 @@ public final class RawTable {
           + s.rows().keySet());
     }
     return cells.get(c);
+  }
+
+  /**
+   * The word after {@code word} on the first line that starts with {@code lineStart} (leading blanks
+   * aside), without a trailing comma, semicolon or colon: in {@code # rpc-server java17 12s  ready
+   * 10.76 s (8.32-11.25)  first 2 s 18506 trans/s, warm 18618, ratio 0.93 (0.87-0.99)}, the word
+   * after {@code ratio} is {@code 0.93}.
+   */
+  public String after(String lineStart, String word) {
+    String line = text.stream().map(String::strip).filter(l -> l.startsWith(lineStart)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no line starting \"" + lineStart + "\""));
+    int at = line.indexOf(word, lineStart.length());
+    String rest = at < 0 ? "" : line.substring(at + word.length()).strip();
+    if (rest.isEmpty()) {
+      throw new IllegalArgumentException("nothing after \"" + word + "\" in \"" + line + "\"");
+    }
+    return rest.split("\\s+")[0].replaceAll("[,;:]$", "");
+  }
+
+  /**
+   * The lines from the first that starts with {@code first} through the next that starts with
+   * {@code last} (leading blanks aside), as the file has them.
+   */
+  public List<String> lines(String first, String last) {
+    for (int i = 0; i < text.size(); i++) {
+      if (text.get(i).strip().startsWith(first)) {
+        for (int j = i + 1; j < text.size(); j++) {
+          if (text.get(j).strip().startsWith(last)) {
+            return List.copyOf(text.subList(i, j + 1));
+          }
+        }
+        throw new IllegalArgumentException("no line starting \"" + last + "\" after \"" + first + "\"");
+      }
+    }
+    throw new IllegalArgumentException("no line starting \"" + first + "\"");
   }
 
   /** A whole section as it stands in the file, title first. */

@@ -26,6 +26,11 @@ class FiguresTest {
       c-echo              29.1 (28.6-32.6)  6.7 (5.7-7.3)
       rpc-server          33.6 (32.2-38.8)  7.7 (7.5-8.6)
 
+      of which user (median)
+                          64B|1x  64B|1024x
+      c-echo                 1.7        0.3
+      rpc-server            16.1        2.2
+
       RPC echo: each row over c-echo: server CPU per operation over the floor's, round by round, median of 5 rounds (min-max)
                                     64B|1x         64B|1024x
       rpc-server          1.14 (1.11-1.19)  1.20 (1.05-1.33)
@@ -33,6 +38,20 @@ class FiguresTest {
       static files, one worker each side, per request (= connection on close): server CPU µs per operation
                                  1k.bin close  1k.bin keep-alive
       nginx                  38.0 (37.0-41.9)   18.8 (15.9-19.2)
+
+      of which user (median)
+                             1k.bin close  1k.bin keep-alive
+      nginx                          10.7                4.1
+      """;
+
+  /** A file that is no table of sections: a script's lines (cut from a real cold-start run). */
+  static final String LINES = """
+      # command: ROUNDS=3 deploy/bench.sh coldstart
+      rpc-server java17 12s 1 11.25 - - - - | 18657 21358 0.87 2 11
+      # median of 3 fresh starts (min-max):
+      # rpc-server java17 12s            ready 10.76 s (8.32-11.25)  first 2 s  18506 trans/s, warm  18618, ratio 0.93 (0.87-0.99), full speed after 0 s
+      # static-server java17 0           ready  1.55 s (1.43-1.60)  answered  8135 of 10000 (7708-8282), errors 1865, 3174 conn/s; warm storm 0
+      # raw httperf output and rpcload runs, in run order:
       """;
 
   @TempDir
@@ -43,6 +62,7 @@ class FiguresTest {
   void write() throws Exception {
     Files.createDirectories(root.resolve("r"));
     Files.writeString(root.resolve("r/table.txt"), RAW);
+    Files.writeString(root.resolve("r/coldstart.txt"), LINES);
     figures = new Figures(root);
   }
 
@@ -54,7 +74,10 @@ class FiguresTest {
       "r/table.txt ; RPC echo, one worker ; rpc-server ; 64B\\|1x#33.6 (32.2-38.8)",
       "r/table.txt ; static files ; nginx ; 1k.bin keep-alive ; median#18.8",
       "r/table.txt ; header ; load average at start#0.60 1.51 1.43",
-      "r/table.txt ; header ; date#2026-12-03T08:25:10"})
+      "r/table.txt ; header ; date#2026-12-03T08:25:10",
+      "r/table.txt ; of which user ; rpc-server ; 64B\\|1x#16.1",
+      "r/table.txt ; RPC echo, one worker :: of which user ; rpc-server ; 64B\\|1x#16.1",
+      "r/table.txt ; static files :: of which user ; nginx ; 1k.bin close#10.7"})
   void aFigureIsTheCellItsMarkerNames(String source, String value) {
     String page = "| a | <!--fig " + source + "-->typed by hand<!--/fig--> |\n";
     assertThat(figures.render(page)).isEqualTo("| a | <!--fig " + source + "-->" + value + "<!--/fig--> |\n");
@@ -83,11 +106,50 @@ class FiguresTest {
         """);
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiterString = "=>", value = {
+      "r/coldstart.txt ; line ; # rpc-server java17 12s ; ratio=>0.93",
+      "r/coldstart.txt ; line ; # rpc-server java17 12s ; ready=>10.76",
+      "r/coldstart.txt ; line ; # rpc-server java17 12s ; warm=>18618",
+      "r/coldstart.txt ; line ; # static-server java17 0 ; answered=>8135",
+      "r/coldstart.txt ; line ; # static-server java17 0 ; errors=>1865",
+      "r/coldstart.txt ; line ; rpc-server java17 12s 1 ; |=>18657"})
+  void aWordOfALineIsTheWordAfterTheOneItsMarkerNames(String source, String value) {
+    String page = "<!--fig " + source + "-->typed by hand<!--/fig-->";
+    assertThat(figures.render(page)).isEqualTo("<!--fig " + source + "-->" + value + "<!--/fig-->");
+  }
+
+  @ParameterizedTest(name = "{1}")
+  @CsvSource(delimiterString = "=>", value = {
+      "r/coldstart.txt ; line ; # nginx ; ready=>no line starting \"# nginx\"",
+      "r/coldstart.txt ; line ; # rpc-server java17 12s ; storm=>nothing after \"storm\"",
+      "r/coldstart.txt ; line ; # static-server java17 0 ; storm 0=>nothing after \"storm 0\""})
+  void aWordWhoseLineIsGoneFailsSayingWhat(String source, String message) {
+    assertThatThrownBy(() -> figures.render("<!--fig " + source + "-->1<!--/fig-->"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
+  }
+
+  @Test
+  void anExcerptByLinesRunsFromTheFirstLineNamedThroughTheLast() {
+    String page = "<!--excerpt r/coldstart.txt ; lines ; # median of ; # static-server-->\n```\n```\n<!--/excerpt-->\n";
+    assertThat(figures.render(page)).isEqualTo("""
+        <!--excerpt r/coldstart.txt ; lines ; # median of ; # static-server-->
+        ```
+        # median of 3 fresh starts (min-max):
+        # rpc-server java17 12s            ready 10.76 s (8.32-11.25)  first 2 s  18506 trans/s, warm  18618, ratio 0.93 (0.87-0.99), full speed after 0 s
+        # static-server java17 0           ready  1.55 s (1.43-1.60)  answered  8135 of 10000 (7708-8282), errors 1865, 3174 conn/s; warm storm 0
+        ```
+        <!--/excerpt-->
+        """);
+  }
+
   @ParameterizedTest(name = "{1}")
   @CsvSource(delimiter = '#', value = {
       "r/table.txt ; RPC echo: each ; netty-echo ; 64B\\|1x#no row \"netty-echo\"",
       "r/table.txt ; RPC echo: each ; rpc-server ; 1024B\\|1x#no column \"1024B|1x\"",
       "r/table.txt ; TCP echo ; rpc-server ; 64B\\|1x#no section titled \"TCP echo…\"",
+      "r/table.txt ; static files :: of which system ; nginx ; 1k.bin close#no section titled \"static files :: of which system…\"",
+      "r/table.txt ; TCP echo :: of which user ; nginx ; 1k.bin close#no section titled \"TCP echo :: of which user…\"",
       "r/table.txt ; header ; commit#has no header line \"commit:\"",
       "r/none.txt ; header ; date#cannot read the raw file r/none.txt",
       "../outside.txt ; header ; date#a raw file outside the repository",
@@ -95,6 +157,16 @@ class FiguresTest {
       "r/table.txt ; static files ; nginx#a figure is PATH ; SECTION ; ROW ; COLUMN"})
   void aFigureWhoseSourceIsGoneFailsSayingWhat(String source, String message) {
     assertThatThrownBy(() -> figures.render("<!--fig " + source + "-->1<!--/fig-->"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
+  }
+
+  @ParameterizedTest(name = "{1}")
+  @CsvSource(delimiterString = "=>", value = {
+      "r/coldstart.txt ; lines ; # nginx ; # static=>no line starting \"# nginx\"",
+      "r/coldstart.txt ; lines ; # static-server ; # rpc-server=>no line starting \"# rpc-server\" after",
+      "r/coldstart.txt ; lines ; # median=>an excerpt is PATH ; SECTION or PATH ; lines ; FIRST ; LAST"})
+  void anExcerptWhoseLinesAreGoneFailsSayingWhat(String source, String message) {
+    assertThatThrownBy(() -> figures.render("<!--excerpt " + source + "-->\n```\n```\n<!--/excerpt-->"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
   }
 

@@ -123,7 +123,7 @@ public final class RawTable {
   public String after(String lineStart, String word) {
     String line = text.stream().map(String::strip).filter(l -> l.startsWith(lineStart)).findFirst()
         .orElseThrow(() -> new IllegalArgumentException("no line starting \"" + lineStart + "\""));
-    int at = line.indexOf(word, lineStart.length());
+    int at = line.indexOf(word);
     String rest = at < 0 ? "" : line.substring(at + word.length()).strip();
     if (rest.isEmpty()) {
       throw new IllegalArgumentException("nothing after \"" + word + "\" in \"" + line + "\"");

@@ -113,7 +113,8 @@ class FiguresTest {
       "r/coldstart.txt ; line ; # rpc-server java17 12s ; warm=>18618",
       "r/coldstart.txt ; line ; # static-server java17 0 ; answered=>8135",
       "r/coldstart.txt ; line ; # static-server java17 0 ; errors=>1865",
-      "r/coldstart.txt ; line ; rpc-server java17 12s 1 ; |=>18657"})
+      "r/coldstart.txt ; line ; rpc-server java17 12s 1 ; |=>18657",
+      "r/coldstart.txt ; line ; # median of ; median=>of"})
   void aWordOfALineIsTheWordAfterTheOneItsMarkerNames(String source, String value) {
     String page = "<!--fig " + source + "-->typed by hand<!--/fig-->";
     assertThat(figures.render(page)).isEqualTo("<!--fig " + source + "-->" + value + "<!--/fig-->");

@@ -33,7 +33,7 @@ import java.util.stream.Stream;
  * "x", a ratio) or {@code range} (what its parentheses hold). A file that is not a table of sections
  * is read by line: {@code line ; LINE-START ; WORD} is the word after WORD on that line, and an
  * excerpt {@code lines ; FIRST ; LAST} the lines from one that starts FIRST through one that starts
- * LAST. Run over the repository it rewrites
+ * LAST, or {@code block ; FIRST} from one that starts FIRST up to a blank line. Run over the repository it rewrites
  * every figure; with {@code --check} it only says which page differs, as the docs test does.
  *
  * <pre>java -cp services/kit/target/classes io.portshare.kit.Figures . [--check]</pre>
@@ -161,13 +161,15 @@ public final class Figures {
   private String excerpt(String source) {
     List<String> f = fields(source);
     boolean byLine = f.size() == 4 && f.get(1).equals("lines");
-    if (f.size() != 2 && !byLine) {
-      throw new IllegalArgumentException("an excerpt is PATH ; SECTION or PATH ; lines ; FIRST ; LAST: <!--excerpt "
-          + source + "-->");
+    boolean block = f.size() == 3 && f.get(1).equals("block");
+    if (f.size() != 2 && !byLine && !block) {
+      throw new IllegalArgumentException("an excerpt is PATH ; SECTION, PATH ; lines ; FIRST ; LAST or PATH ; block ;"
+          + " FIRST: <!--excerpt " + source + "-->");
     }
     List<String> lines;
     try {
-      lines = byLine ? table(f.get(0)).lines(f.get(2), f.get(3)) : table(f.get(0)).excerpt(f.get(1));
+      RawTable t = table(f.get(0));
+      lines = byLine ? t.lines(f.get(2), f.get(3)) : block ? t.block(f.get(2)) : t.excerpt(f.get(1));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(f.get(0) + ": " + e.getMessage());
     }

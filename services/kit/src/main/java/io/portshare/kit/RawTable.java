@@ -10,8 +10,8 @@ import java.util.Optional;
  * A raw result file as the bench writes it: header lines {@code key: value}, then sections, each a
  * title line, a line of column names and a line per row, cells apart by two spaces or more. The
  * figures in the docs are looked up here ({@link Figures}), so that none is typed by hand. Files of
- * other shapes (a script's summary lines, a soak's report) are read by line: {@link #after} and
- * {@link #lines}.
+ * other shapes (a script's summary lines, a soak's report) are read by line: {@link #after},
+ * {@link #lines} and {@link #block}.
  */
 public final class RawTable {
 
@@ -144,6 +144,20 @@ public final class RawTable {
           }
         }
         throw new IllegalArgumentException("no line starting \"" + last + "\" after \"" + first + "\"");
+      }
+    }
+    throw new IllegalArgumentException("no line starting \"" + first + "\"");
+  }
+
+  /** The lines from the first that starts with {@code first} (leading blanks aside) up to a blank one. */
+  public List<String> block(String first) {
+    for (int i = 0; i < text.size(); i++) {
+      if (text.get(i).strip().startsWith(first)) {
+        int end = i;
+        while (end < text.size() && !text.get(end).isBlank()) {
+          end++;
+        }
+        return List.copyOf(text.subList(i, end));
       }
     }
     throw new IllegalArgumentException("no line starting \"" + first + "\"");

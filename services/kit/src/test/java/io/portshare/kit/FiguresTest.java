@@ -161,11 +161,25 @@ class FiguresTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
   }
 
+  @Test
+  void anExcerptByBlockRunsFromTheLineNamedUpToABlankLine() {
+    String page = "<!--excerpt r/table.txt ; block ; warm-up 1-->\n```\n```\n<!--/excerpt-->\n";
+    assertThat(figures.render(page)).isEqualTo("""
+        <!--excerpt r/table.txt ; block ; warm-up 1-->
+        ```
+          warm-up 1: c-echo 64B|1x: 25.6 26.6 25.2
+        ```
+        <!--/excerpt-->
+        """);
+  }
+
   @ParameterizedTest(name = "{1}")
   @CsvSource(delimiterString = "=>", value = {
+      "r/coldstart.txt ; block ; # nginx=>no line starting \"# nginx\"",
       "r/coldstart.txt ; lines ; # nginx ; # static=>no line starting \"# nginx\"",
       "r/coldstart.txt ; lines ; # static-server ; # rpc-server=>no line starting \"# rpc-server\" after",
-      "r/coldstart.txt ; lines ; # median=>an excerpt is PATH ; SECTION or PATH ; lines ; FIRST ; LAST"})
+      "r/coldstart.txt ; lines ; # median=>an excerpt is PATH ; SECTION, PATH ; lines ; FIRST ; LAST",
+      "r/coldstart.txt ; block ; # median ; # rpc=>an excerpt is PATH ; SECTION, PATH ; lines ; FIRST ; LAST or PATH ; block ; FIRST"})
   void anExcerptWhoseLinesAreGoneFailsSayingWhat(String source, String message) {
     assertThatThrownBy(() -> figures.render("<!--excerpt " + source + "-->\n```\n```\n<!--/excerpt-->"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);

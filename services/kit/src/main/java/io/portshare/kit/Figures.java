@@ -33,7 +33,9 @@ import java.util.stream.Stream;
  * "x", a ratio) or {@code range} (what its parentheses hold). A file that is not a table of sections
  * is read by line: {@code line ; LINE-START ; WORD} is the word after WORD on that line, and an
  * excerpt {@code lines ; FIRST ; LAST} the lines from one that starts FIRST through one that starts
- * LAST, or {@code block ; FIRST} from one that starts FIRST up to a blank line. Run over the repository it rewrites
+ * LAST, or {@code block ; FIRST} from one that starts FIRST up to a blank line. A file of one line
+ * per round gives {@code rounds ; LINE-START ; COLUMN [; range]}: the median (or min-max) of that
+ * column over the rounds' lines. Run over the repository it rewrites
  * every figure; with {@code --check} it only says which page differs, as the docs test does.
  *
  * <pre>java -cp services/kit/target/classes io.portshare.kit.Figures . [--check]</pre>
@@ -122,6 +124,17 @@ public final class Figures {
     if (f.size() == 4 && f.get(1).equals("line")) {
       try {
         return t.after(f.get(2), f.get(3)).replace("|", "\\|");
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(f.get(0) + ": " + e.getMessage());
+      }
+    }
+    if (f.get(1).equals("rounds")) {
+      if (f.size() != 4 && !(f.size() == 5 && f.get(4).equals("range"))) {
+        throw new IllegalArgumentException("a rounds figure is PATH ; rounds ; LINE-START ; COLUMN [; range]: <!--fig "
+            + source + "-->");
+      }
+      try {
+        return t.rounds(f.get(2), f.get(3), f.size() == 5);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(f.get(0) + ": " + e.getMessage());
       }

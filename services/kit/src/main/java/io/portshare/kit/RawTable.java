@@ -1,5 +1,7 @@
 package io.portshare.kit;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,7 +13,7 @@ import java.util.Optional;
  * title line, a line of column names and a line per row, cells apart by two spaces or more. The
  * figures in the docs are looked up here ({@link Figures}), so that none is typed by hand. Files of
  * other shapes (a script's summary lines, a soak's report) are read by line: {@link #after},
- * {@link #lines} and {@link #block}.
+ * {@link #lines} and {@link #block}; a file of one line per round by {@link #rounds}.
  */
 public final class RawTable {
 
@@ -161,6 +163,40 @@ public final class RawTable {
       }
     }
     throw new IllegalArgumentException("no line starting \"" + first + "\"");
+  }
+
+  /**
+   * Over a file of one line per round ({@code 1k.bin|close nginx 3 20320.87 10.8 ...}, named by a
+   * {@code # case server round req_s user_us_per_req ...} line), the median of {@code column} over
+   * the lines that start with {@code lineStart} and a blank, to the places the file gives (an even
+   * count's two middle values averaged, half to even); or with {@code range} their min-max.
+   */
+  public String rounds(String lineStart, String column, boolean range) {
+    int c = text.stream().filter(l -> l.startsWith("#")).map(l -> List.of(l.substring(1).strip().split("\\s+")))
+        .filter(names -> names.contains(column)).findFirst().map(names -> names.indexOf(column))
+        .orElseThrow(() -> new IllegalArgumentException("no # line names a column \"" + column + "\""));
+    List<BigDecimal> values = new ArrayList<>();
+    for (String line : text) {
+      String l = line.strip();
+      if (!l.startsWith("#") && l.startsWith(lineStart + " ")) {
+        String[] words = l.split("\\s+");
+        if (c < words.length) {
+          values.add(new BigDecimal(words[c]));
+        }
+      }
+    }
+    if (values.isEmpty()) {
+      throw new IllegalArgumentException("no round's line starts \"" + lineStart + "\"");
+    }
+    values.sort(null);
+    if (range) {
+      return values.get(0).toPlainString() + "-" + values.get(values.size() - 1).toPlainString();
+    }
+    int n = values.size();
+    int places = values.stream().mapToInt(BigDecimal::scale).max().orElse(0);
+    BigDecimal median = n % 2 == 1 ? values.get(n / 2)
+        : values.get(n / 2 - 1).add(values.get(n / 2)).divide(BigDecimal.valueOf(2));
+    return median.setScale(places, RoundingMode.HALF_EVEN).toPlainString();
   }
 
   /** A whole section as it stands in the file, title first. */

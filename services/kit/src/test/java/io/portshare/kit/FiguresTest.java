@@ -54,6 +54,19 @@ class FiguresTest {
       # raw httperf output and rpcload runs, in run order:
       """;
 
+  /** A file of one line per round (cut from a real one). */
+  static final String ROUNDS = """
+      # command: raw-netty-close-ab.sh JAR SITE 6 5s raw-netty-netns.txt
+      # case server round req_s user_us_per_req sys_us_per_req total_us_per_req
+      1k.bin|close vertx 1 18670.10 26.4 28.1 54.5
+      1k.bin|close nginx 1 20254.59 11.0 31.0 42.0
+      1k.bin|close vertx 2 18253.76 28.6 27.4 56.0
+      1k.bin|close nginx-off 2 20759.51 11.2 31.3 42.5
+      1k.bin|close vertx 3 18177.42 26.9 28.7 55.6
+      1k.bin|close nginx 3 20615.09 11.8 30.5 42.3
+      1k.bin|close vertx 4 17966.15 27.6 29.4 57.0
+      """;
+
   @TempDir
   Path root;
   Figures figures;
@@ -63,6 +76,7 @@ class FiguresTest {
     Files.createDirectories(root.resolve("r"));
     Files.writeString(root.resolve("r/table.txt"), RAW);
     Files.writeString(root.resolve("r/coldstart.txt"), LINES);
+    Files.writeString(root.resolve("r/rounds.txt"), ROUNDS);
     figures = new Figures(root);
   }
 
@@ -118,6 +132,29 @@ class FiguresTest {
   void aWordOfALineIsTheWordAfterTheOneItsMarkerNames(String source, String value) {
     String page = "<!--fig " + source + "-->typed by hand<!--/fig-->";
     assertThat(figures.render(page)).isEqualTo("<!--fig " + source + "-->" + value + "<!--/fig-->");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiterString = "=>", value = {
+      "r/rounds.txt ; rounds ; 1k.bin\\|close nginx ; total_us_per_req=>42.2",
+      "r/rounds.txt ; rounds ; 1k.bin\\|close vertx ; total_us_per_req=>55.8",
+      "r/rounds.txt ; rounds ; 1k.bin\\|close vertx ; user_us_per_req=>27.2",
+      "r/rounds.txt ; rounds ; 1k.bin\\|close vertx ; req_s=>18215.59",
+      "r/rounds.txt ; rounds ; 1k.bin\\|close vertx ; total_us_per_req ; range=>54.5-57.0",
+      "r/rounds.txt ; rounds ; 1k.bin\\|close nginx-off ; round=>2"})
+  void aRoundsFigureIsTheMedianOfItsColumnOverTheRoundsLines(String source, String value) {
+    String page = "<!--fig " + source + "-->typed by hand<!--/fig-->";
+    assertThat(figures.render(page)).isEqualTo("<!--fig " + source + "-->" + value + "<!--/fig-->");
+  }
+
+  @ParameterizedTest(name = "{1}")
+  @CsvSource(delimiterString = "=>", value = {
+      "r/rounds.txt ; rounds ; 1k.bin\\|close rawscan ; total_us_per_req=>no round's line starts \"1k.bin|close rawscan\"",
+      "r/rounds.txt ; rounds ; 1k.bin\\|close vertx ; wrk_us_per_req=>no # line names a column \"wrk_us_per_req\"",
+      "r/rounds.txt ; rounds ; 1k.bin\\|close vertx ; req_s ; median=>a rounds figure is PATH ; rounds ; LINE-START ; COLUMN [; range]"})
+  void aRoundsFigureWhoseLinesAreGoneFailsSayingWhat(String source, String message) {
+    assertThatThrownBy(() -> figures.render("<!--fig " + source + "-->1<!--/fig-->"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
   }
 
   @ParameterizedTest(name = "{1}")

@@ -10,6 +10,7 @@ import io.portshare.runtime.LingeringClose;
 import io.portshare.runtime.Outbound;
 import io.portshare.rpc.client.Frames;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,6 +18,13 @@ import java.util.concurrent.TimeUnit;
  * with a slice of the very buffer they arrived in (the answer to a frame is the frame), frames
  * that lie next to each other in one read leave as one slice, and the connection flushes once per
  * read. While the socket's outbound buffer is above its high-water mark, reading stops.
+ *
+ * <p>Each frame is timed from the read that completed it to the flush that wrote its echo: one clock
+ * read per read and one per flush, the frames of a read recorded together. Netty reads several
+ * times before the flush (up to its messages per read), so each read's time and frames wait in two
+ * small arrays until then; they grow only for a connection that reads more times in one turn than
+ * any before. A flush that leaves bytes in the socket's way records them as flushed: past that, the
+ * peer's reading is what waits, and reading stops for it (the high-water mark) rather than queueing.
  */
 final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDecoder.FrameHandler {
 
@@ -46,6 +54,10 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
   private int quietSweeps;
   private ScheduledFuture<?> drainTicker;
   private ScheduledFuture<?> ageTimer;
+  /** The reads since the last flush that completed frames: when each was read, and its frames. */
+  private long[] readAt = new long[16];
+  private int[] framesRead = new int[16];
+  private int reads;
 
   EchoHandler(int maxPayload, RpcMetrics metrics) {
     this.decoder = new FrameDecoder(maxPayload);
@@ -68,6 +80,8 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
       if (closing) {
         return;
       }
+      long now = System.nanoTime();
+      long framesBefore = metrics.transactions;
       int n = in.readableBytes();
       bytesReceived += n;
       metrics.bytesReceived += n;
@@ -75,6 +89,9 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
       runStart = runEnd = in.readerIndex();
       boolean ok = decoder.decode(in, this);
       writeRun();
+      if (metrics.transactions != framesBefore) {
+        frames(now, (int) (metrics.transactions - framesBefore));
+      }
       if (!ok) {
         reject();
       } else if (!ctx.channel().isWritable()) {
@@ -119,9 +136,25 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
     ctx.write(answer, ctx.voidPromise());
   }
 
+  private void frames(long readNanos, int frames) {
+    if (reads == readAt.length) {
+      readAt = Arrays.copyOf(readAt, reads * 2);
+      framesRead = Arrays.copyOf(framesRead, reads * 2);
+    }
+    readAt[reads] = readNanos;
+    framesRead[reads++] = frames;
+  }
+
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
     ctx.flush();
+    if (reads > 0) {
+      long now = System.nanoTime();
+      for (int i = 0; i < reads; i++) {
+        metrics.frameSeconds.record(now - readAt[i], framesRead[i]);
+      }
+      reads = 0;
+    }
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.portshare.rpc;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.portshare.runtime.LatencyHistogram;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -19,11 +20,17 @@ public final class RpcMetrics {
   public long otherErrors;
   public long idleClosed;
   public long drainClosed;
+  /** Each frame's time from the read that completed it to the flush of its echo. */
+  public final LatencyHistogram frameSeconds;
 
   /** Counters in no registry: for warm-up traffic, which the runtime counts apart. */
-  public RpcMetrics() {}
+  public RpcMetrics() {
+    frameSeconds = new LatencyHistogram();
+  }
 
   public RpcMetrics(MeterRegistry registry, String loop) {
+    frameSeconds = LatencyHistogram.register(registry, "portshare_rpc_frame_seconds",
+        "Time from the read that completed a frame to the flush that wrote its echo", "service", "rpc", "loop", loop);
     counter(registry, "portshare.rpc.transactions", "Frames answered", loop, m -> m.transactions);
     counter(registry, "portshare.rpc.received.bytes", "Bytes read from clients", loop, m -> m.bytesReceived);
     counter(registry, "portshare.rpc.sent.bytes", "Bytes written to clients", loop, m -> m.bytesSent);

@@ -1,6 +1,7 @@
 package io.portshare.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.portshare.kit.PrometheusText;
 import io.portshare.rpc.client.Frames;
@@ -9,6 +10,7 @@ import io.portshare.runtime.ServiceRuntime;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -40,6 +42,7 @@ class EchoWarmUpTest {
     assertThat(metrics.sum("portshare_rpc_transactions_total")).isZero();
     assertThat(metrics.sum("portshare_rpc_received_bytes_total")).isZero();
     assertThat(metrics.sum("portshare_connections_accepted_total")).isZero();
+    assertThat(metrics.sum("portshare_rpc_frame_seconds_count")).isZero();
 
     byte[] frame = Frames.encodePattern(64).getBytes();
     try (Socket s = new Socket("127.0.0.1", runtime.port())) {
@@ -50,5 +53,8 @@ class EchoWarmUpTest {
     }
     PrometheusText after = PrometheusText.parse(runtime.registry().scrape());
     assertThat(after.sum("portshare_rpc_transactions_total")).isEqualTo(1);
+    // Timed once the flush of its echo returns, which may be a moment after the client read it.
+    await().atMost(Duration.ofSeconds(10)).until(() ->
+        PrometheusText.parse(runtime.registry().scrape()).sum("portshare_rpc_frame_seconds_count") == 1);
   }
 }

@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.stream.ChunkedNioFile;
+import io.portshare.runtime.LatencyHistogram;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -88,6 +89,11 @@ final class FileAnswers {
   /** From now on, requests count in these meters. */
   void countIn(StaticMetrics metrics) {
     this.metrics = metrics;
+  }
+
+  /** Where answers' times go now: the warm-up histogram before ready, then the service's. */
+  LatencyHistogram latency() {
+    return metrics.answerSeconds;
   }
 
   /** Whether the answers need a ChunkedWriteHandler in the pipeline: the copying path of --no-sendfile. */

@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import io.portshare.runtime.AnswerTimer;
 import io.portshare.runtime.DrainEvent;
 import io.portshare.runtime.Outbound;
 
@@ -20,6 +21,9 @@ import io.portshare.runtime.Outbound;
  *
  * <p>At drain ({@link DrainEvent}) an idle connection closes once what it has written is sent; one
  * with a request arriving answers it with {@code connection: close} and then closes.
+ *
+ * <p>Each answer is timed from the end of its request head (when the decoder hands it here) to its
+ * last byte written, sent by sendfile or from memory alike, by an {@link AnswerTimer}.
  */
 final class FileExchange extends ChannelInboundHandlerAdapter {
 
@@ -32,10 +36,16 @@ final class FileExchange extends ChannelInboundHandlerAdapter {
   private boolean draining;
   /** Closing: nothing more is answered. */
   private boolean closing;
+  private AnswerTimer timer;
 
   FileExchange(FileAnswers answers, RequestDecoder decoder) {
     this.answers = answers;
     this.decoder = decoder;
+  }
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    timer = new AnswerTimer(ctx.channel());
   }
 
   @Override
@@ -45,9 +55,11 @@ final class FileExchange extends ChannelInboundHandlerAdapter {
         return;
       }
       if (msg instanceof HttpRequest req) {
+        long headEnd = System.nanoTime();
         inRequest = true;
         boolean keepAlive = !draining && HttpUtil.isKeepAlive(req);
         answers.answer(ctx, req, keepAlive);
+        timer.written(ctx, headEnd, answers.latency());
         closeAfterRequest = !keepAlive;
       }
       if (msg instanceof LastHttpContent) {

@@ -2,6 +2,7 @@ package io.portshare.statics;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.portshare.runtime.LatencyHistogram;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -21,11 +22,18 @@ final class StaticMetrics {
   long headerTimeouts;
   long idleTimeouts;
   long badVersions;
+  /** Each answer's time from the end of its request head to its last byte written. */
+  final LatencyHistogram answerSeconds;
 
   /** Counters in no registry: for warm-up traffic, which the runtime counts apart. */
-  StaticMetrics() {}
+  StaticMetrics() {
+    answerSeconds = new LatencyHistogram();
+  }
 
   StaticMetrics(MeterRegistry registry, String loop) {
+    answerSeconds = LatencyHistogram.register(registry, "portshare_static_answer_seconds",
+        "Time from the end of a request head to the last byte of its answer written to the socket",
+        "service", "static", "loop", loop);
     requests(registry, loop, "1xx", m -> m.informational);
     requests(registry, loop, "2xx", m -> m.success);
     requests(registry, loop, "3xx", m -> m.redirection);

@@ -39,9 +39,13 @@ class StaticWarmUpTest {
     assertThat(metrics.value("portshare_warmup_connections_total", "loop", "1").orElseThrow()).isGreaterThan(0);
     assertThat(metrics.sum("portshare_static_requests_total")).isZero();
     assertThat(metrics.sum("portshare_static_bytes_sent_total")).isZero();
+    assertThat(metrics.sum("portshare_static_answer_seconds_count")).isZero();
 
     assertThat(get(runtime.port(), "/")).startsWith("HTTP/1.1 200").endsWith("<p>home</p>");
     assertThat(PrometheusText.parse(runtime.registry().scrape()).sum("portshare_static_requests_total")).isEqualTo(1);
+    // Recorded as the last byte is written, before the close the client read up to.
+    assertThat(PrometheusText.parse(runtime.registry().scrape()).sum("portshare_static_answer_seconds_count"))
+        .isEqualTo(1);
   }
 
   @Test

@@ -18,6 +18,12 @@ public final class PrometheusText {
   /** One sample line. */
   public record Sample(String name, Map<String, String> labels, double value) {}
 
+  /**
+   * One series of a histogram: the upper bounds of its buckets (+Inf last) and their cumulative
+   * counts, its {@code _count} and {@code _sum}.
+   */
+  public record Histogram(double[] bounds, double[] buckets, double count, double sum) {}
+
   private static final Pattern SAMPLE =
       Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)\\})? (\\S+)( -?\\d+)?");
   private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\",?");
@@ -99,5 +105,33 @@ public final class PrometheusText {
       }
       return true;
     });
+  }
+
+  /**
+   * The series of histogram {@code name} whose labels include the given pairs, read as Prometheus
+   * reads it, and refused (IllegalStateException) unless consistent: buckets in order of their
+   * bounds, ending at +Inf, each counting at least what the one before does, +Inf equal to
+   * {@code _count}, and a {@code _count} and {@code _sum} present.
+   */
+  public Histogram histogram(String name, String... labelPairs) {
+    List<Sample> samples = matching(name + "_bucket", labelPairs).toList();
+    double[] bounds = new double[samples.size()];
+    double[] buckets = new double[samples.size()];
+    for (int i = 0; i < samples.size(); i++) {
+      String le = samples.get(i).labels().get("le");
+      bounds[i] = le == null ? Double.NaN : le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le);
+      buckets[i] = samples.get(i).value();
+      if (!(i == 0 ? bounds[i] > 0 : bounds[i] > bounds[i - 1]) || (i > 0 && buckets[i] < buckets[i - 1])) {
+        throw new IllegalStateException(name + ": bucket le=" + le + " (" + buckets[i] + ") out of order");
+      }
+    }
+    double count = value(name + "_count", labelPairs)
+        .orElseThrow(() -> new IllegalStateException(name + ": no _count"));
+    double sum = value(name + "_sum", labelPairs).orElseThrow(() -> new IllegalStateException(name + ": no _sum"));
+    if (samples.isEmpty() || bounds[bounds.length - 1] != Double.POSITIVE_INFINITY
+        || buckets[buckets.length - 1] != count) {
+      throw new IllegalStateException(name + ": the +Inf bucket is missing or is not _count " + count);
+    }
+    return new Histogram(bounds, buckets, count, sum);
   }
 }

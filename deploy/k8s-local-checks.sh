@@ -5,7 +5,8 @@
 # dev.yaml renders) set, the pods of k8s/overlays/dev playing. Every service gets the container and
 # stop checks; static-server, rpc-server and the bench Job also get their own answers checked; a
 # Prometheus scrapes every pod from before the bench until the stops, then is asked every query of
-# the dashboard and every alert expression (MonitoringCheck, as MonitoringTest does).
+# the dashboard and every alert expression (MonitoringCheck, as MonitoringTest does), and the latency
+# histograms' p99 of each pod.
 # Prints one line per check; exit 0 only if every check held.
 # CONNECTIONS (default 10000) keep-alive connections are held against static-server.
 set -uo pipefail
@@ -204,6 +205,38 @@ spec_annotation() {
     'select(.kind == "Deployment" and .metadata.name == $d) | .spec.template.metadata.annotations[$a]' "$work/dev.yaml"
 }
 
+# The latency histograms: scraped from static-server's and rpc-server's pods, and the dashboard's p99
+# query over them answers a number for each. Asked over the whole run ([30m] for the panel's [1m]):
+# the checks' traffic may have ended more than a minute before.
+promql() { curl -fsS --max-time 10 -G "http://127.0.0.1:$prometheus_port/api/v1/query" --data-urlencode "query=$1"; }
+check_latency() {
+  local s metric expr series p99
+  echo "== latency: the histograms scraped, the dashboard's p99 query answers"
+  if [ -z "${prometheus_pid:-}" ]; then
+    fail "no prometheus"; return
+  fi
+  for s in static-server rpc-server; do
+    case " $services " in *" $s "*) ;; *) continue ;; esac
+    case "$s" in static-server) metric=portshare_static_answer_seconds ;; *) metric=portshare_rpc_frame_seconds ;; esac
+    expr="$(yq -r --arg m "${metric}_bucket" \
+      '.panels[].targets[] | select((.legendFormat | endswith("p99")) and (.expr | contains($m))) | .expr' \
+      "$root/deploy/grafana/portshare.json")"
+    if [ -z "$expr" ]; then
+      fail "$s: no p99 panel of $metric in the dashboard"; continue
+    fi
+    expr="${expr//\$job/$s}"
+    expr="${expr//\$instance/.*}"
+    expr="${expr//\[1m\]/[30m]}"
+    series="$(promql "count(${metric}_bucket{job=\"$s\"})" | yq -r '.data.result[0].value[1] // "0"')"
+    p99="$(promql "$expr" | yq -r '[.data.result[].value[1]] | join(" ")')"
+    if [ "${series:-0}" -gt 0 ] && [[ "$p99" =~ ^[0-9][0-9.e+-]*( [0-9][0-9.e+-]*)*$ ]]; then
+      pass "$s $metric: $series bucket series scraped, p99 by pod ${p99}s"
+    else
+      fail "$s $metric: ${series:-0} bucket series scraped, p99 '${p99}' (query: $expr)"
+    fi
+  done
+}
+
 # Every panel's query and every alert expression, asked of that Prometheus after the bench's and the
 # connections' traffic: each query returns data, each rule parses, reads series that exist and
 # evaluates with health ok.
@@ -301,6 +334,7 @@ check_static_site
 check_rpc_echo
 check_bench
 check_connections
+check_latency
 check_monitoring
 echo "== stop"
 for s in $services; do check_stop "$s"; done

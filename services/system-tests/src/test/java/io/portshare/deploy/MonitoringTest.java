@@ -6,6 +6,8 @@ import io.portshare.kit.Ci;
 import io.portshare.kit.RpcWire;
 import io.portshare.kit.ServiceProcess;
 import io.portshare.monitoring.MonitoringCheck;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
@@ -98,6 +100,16 @@ class MonitoringTest {
             .as("Prometheus scraped both services (log: %s)", dir.resolve("prometheus.log")).isTrue();
         List<String> failures = check.failures(System.out);
         assertThat(failures).as("dashboard queries and alert rules against the running services").isEmpty();
+        // The latency panels show a number for each process under traffic, not NaN: their histograms
+        // are scraped with answers in them, and the query reads them as histograms.
+        List<String> quantiles = MonitoringCheck.dashboardQueries(Jars.ROOT).values().stream()
+            .filter(q -> q.contains("histogram_quantile")).toList();
+        assertThat(quantiles).as("p50 and p99 of each service").hasSize(4);
+        for (String q : quantiles) {
+          JsonArray results = MonitoringCheck.results(check.query(q.replace("$job", ".*").replace("$instance", ".*")));
+          assertThat(results).as(q).hasSize(1).allSatisfy(r ->
+              assertThat(Double.parseDouble(((JsonObject) r).getJsonArray("value").getString(1))).as(q).isFinite());
+        }
         assertThat(traffic.failures).as("traffic errors").isEmpty();
       } finally {
         traffic.finish();

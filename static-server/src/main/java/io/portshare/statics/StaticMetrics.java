@@ -22,7 +22,10 @@ final class StaticMetrics {
   long headerTimeouts;
   long idleTimeouts;
   long badVersions;
-  /** Each answer's time from the end of its request head to its last byte written. */
+  /**
+   * Each answer's time from the end of its request head to its last byte written; the refusals of
+   * {@link HeadGuard}, which answer a head not fit to serve and close, are counted above, not timed.
+   */
   final LatencyHistogram answerSeconds;
 
   /** Counters in no registry: for warm-up traffic, which the runtime counts apart. */

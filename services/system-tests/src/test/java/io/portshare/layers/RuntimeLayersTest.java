@@ -35,6 +35,7 @@ class RuntimeLayersTest {
       "io.portshare.runtime.ServiceDescriptor", "io.portshare.runtime.ServiceVerticle",
       "io.portshare.runtime.ServiceContext", "io.portshare.runtime.ConnectionInitializer",
       "io.portshare.runtime.DrainEvent", "io.portshare.runtime.LingeringClose", "io.portshare.runtime.Outbound",
+      "io.portshare.runtime.LatencyHistogram", "io.portshare.runtime.AnswerTimer",
       "io.portshare.runtime.NettyAccess", "io.portshare.runtime.config.Option", "io.portshare.runtime.config.Settings",
       "io.portshare.runtime.config.UsageException", "io.portshare.runtime.warmup.WarmUpExchange");
 

@@ -12,7 +12,9 @@ import io.portshare.runtime.ServiceRuntime;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,10 +27,17 @@ class FrameLatencyTest {
   @RegisterExtension
   final Runtimes runtimes = new Runtimes();
 
+  /** The engine's flags; a subclass runs every test on the other engine. */
+  List<String> engineFlags() {
+    return List.of();
+  }
+
   @Test
   void eachFrameCountsOnceInCumulativeBuckets() throws IOException {
-    ServiceRuntime rt = runtimes.start(new RpcService(), "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
-        "--instances", "1", "--warmup", "0");
+    List<String> flags = new ArrayList<>(List.of("--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
+        "--instances", "1", "--warmup", "0"));
+    flags.addAll(engineFlags());
+    ServiceRuntime rt = runtimes.start(new RpcService(), flags.toArray(String[]::new));
     int frames = 0;
     for (int i = 0; i < 10; i++, frames++) {
       try (RpcWire c = new RpcWire(rt.port())) {

@@ -80,17 +80,22 @@ final class EchoConnection implements FrameParser.Answers {
   private void read(Buffer in) {
     int n = in.length();
     bytesReceived += n;
-    if (idleNanos > 0) {
-      // One clock read per read, not per frame: Vert.x's idle handler does the closing, this only
-      // lets closed() count it.
-      lastReadNanos = System.nanoTime();
-    }
+    // One clock read per read, not per frame: for the frame latency, and for closed() to tell an idle
+    // close (Vert.x's idle handler does the closing) from another.
+    long readAt = System.nanoTime();
+    lastReadNanos = readAt;
     if (closing) {
       return;
     }
     metrics.bytesReceived += n;
     boolean ok = parser.feed(in, this);
-    metrics.transactions += parser.framesInLastFeed();
+    int frames = parser.framesInLastFeed();
+    metrics.transactions += frames;
+    if (frames > 0) {
+      // From the read to the echoes handed to the socket, which Vert.x flushes as this read's handling
+      // ends: the own engine's "read to flush", on Vert.x's API.
+      metrics.frameSeconds.record(System.nanoTime() - readAt, frames);
+    }
     if (!ok) {
       reject();
     } else if (socket.writeQueueFull()) {

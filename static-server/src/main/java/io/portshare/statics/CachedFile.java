@@ -32,6 +32,8 @@ final class CachedFile implements FileCache.Found, Route {
    * the server's settings add), encoded by {@link FileAnswers} on first use; null until then.
    */
   byte[] fields;
+  /** The same for --engine vertx, as Vert.x header values ({@link VertxFileHead}); null until first used. */
+  VertxFileHead vertxHead;
   long checkedAt;
 
   CachedFile(Path path, long size, long modifiedMillis, CharSequence contentType, byte[] bytes, CachedFile gzip,

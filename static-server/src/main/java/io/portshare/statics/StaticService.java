@@ -57,4 +57,11 @@ public final class StaticService implements ServiceDescriptor {
   public ServiceVerticle newVerticle() {
     return new StaticVerticle();
   }
+
+  /** The verticle of the engine {@code --engine} names; the runtime creates one per instance. */
+  @Override
+  public ServiceVerticle newVerticle(Settings settings) {
+    return StaticSettings.of(settings).engine() == StaticSettings.Engine.VERTX ? new VertxStaticVerticle()
+        : new StaticVerticle();
+  }
 }

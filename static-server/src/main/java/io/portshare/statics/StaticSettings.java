@@ -11,12 +11,14 @@ import java.util.List;
 /**
  * The static service's own options, and their values resolved, checked and typed.
  *
+ * @param engine what answers: this service's own Netty pipeline, or Vert.x's HttpServer with a vertx-web Router
  * @param root the real path of the directory served: {@code --root}, or the demo site unpacked once per JVM
  * @param cacheControl the Cache-Control of every file answer; empty for none
  */
-public record StaticSettings(Path root, boolean sendfile, boolean listing, String cacheControl, long memoryMax,
+public record StaticSettings(Engine engine, Path root, boolean sendfile, boolean listing, String cacheControl, long memoryMax,
     int maxUri, int maxHeaderSize, Duration headerTimeout, Duration idleTimeout) {
 
+  public static final String ENGINE = "engine";
   public static final String ROOT = "root";
   public static final String NO_SENDFILE = "no-sendfile";
   public static final String LISTING = "listing";
@@ -27,7 +29,21 @@ public record StaticSettings(Path root, boolean sendfile, boolean listing, Strin
   public static final String HEADER_TIMEOUT = "header-timeout";
   public static final String IDLE_TIMEOUT = "idle-timeout";
 
+  /** What answers the requests; both serve the same site with the same answers where HTTP says so. */
+  public enum Engine {
+    /** The service's own Netty pipeline on the runtime's listener ({@link StaticVerticle}). */
+    OWN,
+    /** Vert.x's HttpServer and a vertx-web Router ({@link VertxStaticVerticle}). */
+    VERTX;
+
+    String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
   static final List<Option> OPTIONS = List.of(
+      Option.choice(ENGINE, "own", "own: the service's Netty pipeline; vertx: Vert.x's HttpServer and a vertx-web"
+          + " Router on the same file decisions (differences: static-server/README.md, Engines)", "own", "vertx"),
       Option.path(ROOT, "", "directory to serve (default: the bundled demo site)"),
       Option.flag(NO_SENDFILE, "send bodies through the copying path instead of sendfile(2), to compare"),
       Option.flag(LISTING, "list directories that have no index.html"),
@@ -55,7 +71,8 @@ public record StaticSettings(Path root, boolean sendfile, boolean listing, Strin
     if (s.getDuration(IDLE_TIMEOUT).toSeconds() < 1) {
       throw s.invalid(IDLE_TIMEOUT, "at least 1s");
     }
-    return new StaticSettings(root(s), !s.getFlag(NO_SENDFILE), s.getFlag(LISTING), s.getString(CACHE_CONTROL),
+    Engine engine = Engine.valueOf(s.getString(ENGINE).toUpperCase(java.util.Locale.ROOT));
+    return new StaticSettings(engine, root(s), !s.getFlag(NO_SENDFILE), s.getFlag(LISTING), s.getString(CACHE_CONTROL),
         s.getSize(MEMORY_MAX), (int) s.getSize(MAX_URI), (int) s.getSize(MAX_HEADER_SIZE),
         s.getDuration(HEADER_TIMEOUT), s.getDuration(IDLE_TIMEOUT));
   }

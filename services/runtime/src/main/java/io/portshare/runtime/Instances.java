@@ -134,7 +134,7 @@ final class Instances {
       int index = next.getAndIncrement();
       ServiceContext ctx = new ServiceContext(descriptor.name(), settings, common, mode, index, listenPort,
           registry, connections, ownPipelines, service.transport(), warmingUp);
-      ServiceVerticle v = descriptor.newVerticle();
+      ServiceVerticle v = descriptor.newVerticle(settings);
       v.attach(ctx);
       synchronized (verticles) {
         verticles.add(v);

@@ -47,4 +47,12 @@ public interface ServiceDescriptor {
 
   /** A new verticle; one is deployed per instance (per event loop). */
   ServiceVerticle newVerticle();
+
+  /**
+   * A new verticle for these settings: a service with more than one engine picks by its own option
+   * here ({@link #validate} has accepted them). By default, {@link #newVerticle()}.
+   */
+  default ServiceVerticle newVerticle(Settings settings) {
+    return newVerticle();
+  }
 }

@@ -1,0 +1,38 @@
+package io.portshare.statics;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.internal.buffer.BufferInternal;
+
+/**
+ * What --engine vertx answers with for one representation of a file, worked out once per cache entry
+ * as {@link CachedFile#fields} is for the own engine: its header values pre-encoded
+ * ({@link HttpHeaders#createOptimized}) and its bytes, when it is answered from memory, as a Buffer
+ * over the cached direct buffer (no copy: Vert.x writes a slice of it).
+ */
+final class VertxFileHead {
+
+  final CharSequence etag;
+  final CharSequence lastModified;
+  final CharSequence contentType;
+  final CharSequence contentLength;
+  /** The whole file, or null when it goes out by sendfile or copying. */
+  final Buffer body;
+
+  VertxFileHead(CachedFile rep) {
+    this.etag = HttpHeaders.createOptimized(rep.etag);
+    this.lastModified = HttpHeaders.createOptimized(HttpDates.format(rep.modifiedMillis));
+    this.contentType = HttpHeaders.createOptimized(rep.contentType.toString());
+    this.contentLength = HttpHeaders.createOptimized(Long.toString(rep.size));
+    this.body = rep.body == null ? null : BufferInternal.buffer(rep.body);
+  }
+
+  static VertxFileHead of(CachedFile rep) {
+    VertxFileHead h = rep.vertxHead;
+    if (h == null) {
+      h = new VertxFileHead(rep);
+      rep.vertxHead = h;
+    }
+    return h;
+  }
+}

@@ -138,12 +138,14 @@ final class VertxFileAnswers {
 
   /**
    * A request the Router refused before any route (vertx-web answers 400 to an HTTP/1.1 request
-   * without {@code Host}, as RFC 9112 section 3.2 and the own engine do): this service's 400.
+   * without {@code Host}, as RFC 9112 section 3.2 and the own engine do): this service's 400, and
+   * the connection closed once it is written, as for every request refused by its head.
    */
-  Future<Void> badRequest(HttpServerRequest req) {
+  void badRequest(HttpServerRequest req) {
     HttpServerResponse resp = req.response();
-    resp.headers().add(HttpHeaders.SERVER, PORTSHARE).add(HttpHeaders.DATE, date);
-    return error(resp, 400, BAD_REQUEST, req.method() == HttpMethod.HEAD);
+    resp.headers().add(HttpHeaders.SERVER, PORTSHARE).add(HttpHeaders.DATE, date)
+        .add(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+    error(resp, 400, BAD_REQUEST, req.method() == HttpMethod.HEAD).onComplete(done -> req.connection().close());
   }
 
   private Future<Void> serve(HttpServerRequest req, HttpServerResponse resp, CachedFile file, boolean head) {

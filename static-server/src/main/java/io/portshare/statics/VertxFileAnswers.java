@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.file.AsyncFile;
 import io.vertx.core.file.FileSystem;
 import io.vertx.core.file.OpenOptions;
 import io.vertx.core.http.HttpHeaders;
@@ -241,7 +242,7 @@ final class VertxFileAnswers {
 
   /** The copying path, for --no-sendfile: the file read in chunks off the event loop and piped to the response. */
   private Future<Void> copy(HttpServerRequest req, CachedFile rep, long offset, long length) {
-    return files.open(rep.pathString, reading).compose(file -> {
+    return files.open(rep.pathString, reading).compose((AsyncFile file) -> {
       file.setReadPos(offset).setReadLength(length).setReadBufferSize(CHUNK);
       return file.pipeTo(req.response()).andThen(done -> file.close());
     }, e -> cut(req, e));

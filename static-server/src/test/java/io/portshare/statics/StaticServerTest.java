@@ -352,6 +352,15 @@ class StaticServerTest {
   }
 
   @Test
+  void anHttp11RequestWithoutHostIs400AndCloses() throws IOException {
+    try (HttpWire c = new HttpWire(port)) {
+      c.send("GET /hello.txt HTTP/1.1\r\n\r\n");
+      assertThat(c.read(false).status()).isEqualTo(400);
+      assertThat(c.closedByServer(10_000)).isTrue();
+    }
+  }
+
+  @Test
   void changedFileIsServedAnewWithinASecond() throws IOException {
     Path f = root.resolve("changing.txt");
     Files.writeString(f, "one\n");

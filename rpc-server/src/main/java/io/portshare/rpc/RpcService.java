@@ -16,8 +16,6 @@ public final class RpcService implements ServiceDescriptor {
 
   private static final int WARM_UP_PAYLOAD = 64;
 
-  private volatile RpcEngine engine = RpcEngine.OWN;
-
   @Override
   public String name() {
     return "rpc";
@@ -43,10 +41,9 @@ public final class RpcService implements ServiceDescriptor {
     return RpcSettings.OPTIONS;
   }
 
-  /** The runtime validates the settings before it deploys a verticle: the engine is read here, once. */
   @Override
   public void validate(Settings settings) {
-    engine = RpcSettings.of(settings).engine();
+    RpcSettings.of(settings);
   }
 
   /** One 64-byte frame per connection, as in the benchmark's 64B|1x: answered by the same frame. */
@@ -71,9 +68,14 @@ public final class RpcService implements ServiceDescriptor {
     });
   }
 
-  /** The verticle of the engine {@code --engine} named, as {@link #validate} read it before any is made. */
   @Override
   public ServiceVerticle newVerticle() {
-    return engine == RpcEngine.VERTX ? new NetSocketEchoVerticle() : new EchoVerticle();
+    return new EchoVerticle();
+  }
+
+  /** The verticle of the engine {@code --engine} names; the runtime creates one per instance. */
+  @Override
+  public ServiceVerticle newVerticle(Settings settings) {
+    return RpcSettings.of(settings).engine() == RpcEngine.VERTX ? new NetSocketEchoVerticle() : new EchoVerticle();
   }
 }

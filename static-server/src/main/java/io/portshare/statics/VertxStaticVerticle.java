@@ -84,9 +84,9 @@ public final class VertxStaticVerticle extends ServiceVerticle {
     Long end = agesOut ? closeAt.get(req.connection()) : null;
     if (end != null && System.nanoTime() - end >= 0) {
       req.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
-      answers.answer(req).onComplete(done -> req.connection().close());
+      answers.answerTimed(req).onComplete(done -> req.connection().close());
     } else {
-      answers.answer(req);
+      answers.answerTimed(req);
     }
   }
 }

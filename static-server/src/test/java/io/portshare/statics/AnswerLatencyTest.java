@@ -32,9 +32,12 @@ class AnswerLatencyTest {
   @RegisterExtension
   final Runtimes runtimes = new Runtimes();
 
-  /** By sendfile, copied from the file, and on io_uring (splice; or its epoll fallback where the kernel refuses it). */
+  /**
+   * By sendfile, copied from the file, on io_uring (splice; or its epoll fallback where the kernel
+   * refuses it), and on the Vert.x engine.
+   */
   @ParameterizedTest(name = "flags [{0}]")
-  @ValueSource(strings = {"", "--no-sendfile", "--transport=io_uring"})
+  @ValueSource(strings = {"", "--no-sendfile", "--transport=io_uring", "--engine=vertx"})
   void eachAnswerCountsOnceInCumulativeBuckets(String flag) throws IOException {
     Files.writeString(root.resolve("small.txt"), "small\n");
     Files.write(root.resolve("big.bin"), new byte[256 * 1024]);

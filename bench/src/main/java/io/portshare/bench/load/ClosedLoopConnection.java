@@ -13,8 +13,8 @@ final class ClosedLoopConnection extends LoadConnection {
   private final ByteBuf request;
   private long sentAt;
 
-  ClosedLoopConnection(LoopLoad loop, ByteBuf frame, int perConnection) {
-    super(loop, frame, perConnection);
+  ClosedLoopConnection(LoopLoad loop, Wire wire, int perConnection) {
+    super(loop, wire, perConnection);
     this.request = frame.duplicate();
   }
 

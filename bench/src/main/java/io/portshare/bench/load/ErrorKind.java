@@ -12,6 +12,12 @@ public enum ErrorKind {
   WRONG_PAYLOAD("wrong-payload"),
   /** The peer closed the connection with a transaction unanswered. */
   CLOSED("closed"),
+  /** An HTTP answer outside 2xx. */
+  STATUS("non-2xx"),
+  /** An HTTP body of another length than the file's, or cut short by a close. */
+  SHORT_BODY("short-body"),
+  /** An open-loop request due in the measured window that had no answer when the run ended. */
+  UNANSWERED("unanswered"),
   OTHER("other");
 
   private final String label;

@@ -1,7 +1,6 @@
 package io.portshare.bench.load;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
@@ -12,7 +11,8 @@ import io.netty.util.ReferenceCountUtil;
 
 /**
  * One connection slot of a load run on a raw Netty channel: connects, lets the subclass decide
- * when requests go out, checks every reply byte for byte against the request, and after
+ * when requests go out, checks every reply ({@link Wire}: byte for byte against an RPC request, status and
+ * length of an HTTP answer), and after
  * {@code perConnection} answers (or an error) closes with a reset and connects again. The slot is
  * the only handler of each channel it opens (one at a time, hence {@code @Sharable}), so a
  * connection costs Netty's channel and nothing else: no codec, no promise per write, no timer per
@@ -31,9 +31,10 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter implements Ch
   final LoopLoad loop;
   final LoopStats stats;
   final int perConnection;
-  /** The request frame; the echo reply must equal it byte for byte. Unreleasable, shared read-only. */
+  /** The request; unreleasable, shared read-only. */
   final ByteBuf frame;
-  final int frameLength;
+  /** Tells when a reply is whole and right ({@link Wire}). */
+  private final ReplyReader reader;
 
   Channel channel;
   private int state = IDLE;
@@ -42,14 +43,12 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter implements Ch
   long lastActivity;
   int sentOnConnection;
   int answeredOnConnection;
-  /** Bytes of the reply being read that have arrived so far. */
-  private int received;
 
-  LoadConnection(LoopLoad loop, ByteBuf frame, int perConnection) {
+  LoadConnection(LoopLoad loop, Wire wire, int perConnection) {
     this.loop = loop;
     this.stats = loop.stats;
-    this.frame = frame;
-    this.frameLength = frame.readableBytes();
+    this.frame = wire.request();
+    this.reader = wire.newReader();
     this.perConnection = perConnection;
   }
 
@@ -63,9 +62,14 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter implements Ch
     return state == OPEN;
   }
 
+  /** Whether a new connection is still wanted at {@code now}: in a closed loop, until the window ends. */
+  boolean wantsConnection(long now) {
+    return !stats.clock.over(now);
+  }
+
   final void connect() {
     long now = System.nanoTime();
-    if (stopped || stats.clock.over(now)) {
+    if (stopped || !wantsConnection(now)) {
       return;
     }
     state = CONNECTING;
@@ -99,7 +103,7 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter implements Ch
     state = OPEN;
     sentOnConnection = 0;
     answeredOnConnection = 0;
-    received = 0;
+    reader.reset();
     long now = System.nanoTime();
     lastActivity = now;
     opened(now);
@@ -124,15 +128,12 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter implements Ch
           fail(ErrorKind.WRONG_PAYLOAD, now); // bytes nobody asked for
           return;
         }
-        int n = Math.min(end - index, frameLength - received);
-        if (!ByteBufUtil.equals(frame, frame.readerIndex() + received, buf, index, n)) {
-          fail(ErrorKind.WRONG_PAYLOAD, now);
+        index += reader.read(buf, index, end);
+        if (reader.error != null) {
+          fail(reader.error, now);
           return;
         }
-        received += n;
-        index += n;
-        if (received == frameLength) {
-          received = 0;
+        if (reader.complete) {
           answeredOnConnection++;
           answered(now);
           if (state != OPEN) {
@@ -161,7 +162,7 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter implements Ch
     }
     long now = System.nanoTime();
     if (state == OPEN && answeredOnConnection < sentOnConnection) {
-      stats.error(ErrorKind.CLOSED, now);
+      stats.error(reader.cutShort(), now);
     }
     channel = null;
     state = IDLE;

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
 
 /**
  * Runs a {@link LoadSpec} on raw Netty channels (native epoll when present), one event loop per
@@ -50,14 +51,22 @@ public final class LoadGenerator {
 
   /** As {@link #run(LoadSpec, Progress)}, reading the server's CPU through {@code server} at the window's edges. */
   public static Measurement run(LoadSpec spec, Progress progress, CpuProbe server) {
+    return run(spec, Wire.echo(spec.payloadSize()), progress, server).measurement();
+  }
+
+  /** A measurement and every latency it recorded, for percentiles past those {@link LatencySummary} keeps. */
+  public record Recorded(Measurement measurement, Histogram latency) {}
+
+  /**
+   * Runs {@code spec} speaking {@code wire} (whose request it releases at the end). An open loop
+   * waits after the window, up to the spec's timeout, for the answers of requests due in it.
+   */
+  public static Recorded run(LoadSpec spec, Wire wire, Progress progress, CpuProbe server) {
     InetSocketAddress address = resolve(spec);
     ClientTransport transport = ClientTransport.best();
     MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(spec.eventLoops(),
         new DefaultThreadFactory("bench-loop", true), transport.ioHandlers());
-    ByteBuf owned = frame(spec.payloadSize());
     try {
-      // Writes release what they sent: the connections get a view that ignores it.
-      ByteBuf frame = Unpooled.unreleasableBuffer(owned.asReadOnly());
       LongAdder done = new LongAdder();
       RunClock clock = new RunClock(System.nanoTime() + CONNECT_PACE_NANOS, spec.warmup().toNanos(),
           spec.duration().toNanos());
@@ -70,7 +79,7 @@ public final class LoadGenerator {
         int share = spec.connections() / loops + (i < spec.connections() % loops ? 1 : 0);
         int first = i * (spec.connections() / loops) + Math.min(i, spec.connections() % loops);
         stats.add(s);
-        loads.add(new LoopLoad((EventLoop) executor, transport, address, spec, frame, s, first, share));
+        loads.add(new LoopLoad((EventLoop) executor, transport, address, spec, wire, s, first, share));
         i++;
       }
       loads.forEach(l -> l.start(CONNECT_PACE_NANOS));
@@ -86,13 +95,26 @@ public final class LoadGenerator {
         client1 = CpuTime.self();
         server1 = server.seconds();
       }
+      if (spec.openLoop()) {
+        drain(loads, clock.measureEnd + spec.timeout().toNanos());
+      }
       // Stopping runs on each loop: after it the loops' figures are final and visible here.
       loads.forEach(LoopLoad::stop);
       int cores = Math.min(loops, Runtime.getRuntime().availableProcessors());
-      return LoopStats.merge(stats, new CpuSpent(client1 - client0, server1 - server0, clock.measuredSeconds(), cores));
+      Histogram all = LatencySummary.newHistogram();
+      Measurement m = LoopStats.merge(stats,
+          new CpuSpent(client1 - client0, server1 - server0, clock.measuredSeconds(), cores), all);
+      return new Recorded(m, all);
     } finally {
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-      owned.release();
+      wire.release();
+    }
+  }
+
+  /** Waits until no request due in the window waits for its answer, or until {@code deadline}. */
+  private static void drain(List<LoopLoad> loads, long deadline) {
+    while (System.nanoTime() < deadline && loads.stream().anyMatch(LoopLoad::outstanding)) {
+      waitUntil(Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5)));
     }
   }
 

@@ -1,6 +1,5 @@
 package io.portshare.bench.load;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
@@ -28,7 +27,7 @@ final class LoopLoad {
   private final List<LoadConnection> all = new ArrayList<>();
   private final List<ScheduledFuture<?>> timers = new ArrayList<>();
 
-  LoopLoad(EventLoop loop, ClientTransport transport, InetSocketAddress address, LoadSpec spec, ByteBuf frame,
+  LoopLoad(EventLoop loop, ClientTransport transport, InetSocketAddress address, LoadSpec spec, Wire wire,
       LoopStats stats, int firstConnection, int connections) {
     this.loop = loop;
     this.transport = transport;
@@ -40,9 +39,9 @@ final class LoopLoad {
       if (spec.openLoop()) {
         // Stagger the connections' schedules so that the total rate is smooth, not bursts of C.
         long firstDue = stats.clock.start + (firstConnection + i) * intervalNanos / spec.connections();
-        all.add(new OpenLoopConnection(this, frame, spec.transactionsPerConnection(), firstDue, intervalNanos));
+        all.add(new OpenLoopConnection(this, wire, spec.transactionsPerConnection(), firstDue, intervalNanos));
       } else {
-        all.add(new ClosedLoopConnection(this, frame, spec.transactionsPerConnection()));
+        all.add(new ClosedLoopConnection(this, wire, spec.transactionsPerConnection()));
       }
     }
   }
@@ -111,11 +110,25 @@ final class LoopLoad {
     loop.schedule(action, nanos, TimeUnit.NANOSECONDS);
   }
 
-  /** Stops on the loop's thread: no more connects, every open channel closed. */
+  /** Whether an open-loop request due in the window still waits for its answer (asked from any thread). */
+  boolean outstanding() {
+    return loop.submit(() -> all.stream().anyMatch(c -> c instanceof OpenLoopConnection o && o.outstanding()))
+        .syncUninterruptibly().getNow();
+  }
+
+  /**
+   * Stops on the loop's thread: no more connects, every open channel closed, and open-loop requests
+   * due in the window that never got their answer counted.
+   */
   void stop() {
     loop.submit(() -> {
       timers.forEach(t -> t.cancel(false));
       all.forEach(LoadConnection::stop);
+      for (LoadConnection c : all) {
+        if (c instanceof OpenLoopConnection o) {
+          stats.unanswered(o.unanswered());
+        }
+      }
     }).syncUninterruptibly();
   }
 }

@@ -33,6 +33,18 @@ final class LoopStats {
     }
   }
 
+  /** One open-loop transaction due in the window, done whenever, that took {@code nanos} from its due time. */
+  void completedInWindow(long nanos) {
+    transactions++;
+    LatencySummary.record(latency, nanos);
+    progress.increment();
+  }
+
+  /** Open-loop requests due in the window and never answered. */
+  void unanswered(long n) {
+    errors[ErrorKind.UNANSWERED.ordinal()] += n;
+  }
+
   void error(ErrorKind kind, long now) {
     if (!clock.over(now)) {
       errors[kind.ordinal()]++;
@@ -41,7 +53,11 @@ final class LoopStats {
 
   /** The loops' figures together, as one measurement over the window {@code cpu} was read for. */
   static Measurement merge(Iterable<LoopStats> loops, CpuSpent cpu) {
-    Histogram all = LatencySummary.newHistogram();
+    return merge(loops, cpu, LatencySummary.newHistogram());
+  }
+
+  /** As {@link #merge(Iterable, CpuSpent)}, adding every latency into {@code all}. */
+  static Measurement merge(Iterable<LoopStats> loops, CpuSpent cpu, Histogram all) {
     long tx = 0;
     Map<String, Long> errors = new LinkedHashMap<>();
     for (LoopStats s : loops) {

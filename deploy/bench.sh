@@ -26,6 +26,10 @@
 #                                                # each side: C echo, plain Netty, rpc-server, stock Vert.x; nginx,
 #                                                # plain Netty, static-server, stock Vert.x (portshare-bench ledger;
 #                                                # ~25 min with the defaults)
+#   deploy/bench.sh latency                      # open-loop latency from the due time at 50/80/90/95% of the
+#                                                # floor's closed-loop maximum and past it: nginx, static-server,
+#                                                # C echo, rpc-server, one worker each side (portshare-bench latency;
+#                                                # ~15 min with the defaults); --quick is a ~2 min smoke run
 #
 # Environment: DURATION (measured per cell, default 5s), WARMUP (default 2s), CONNECTIONS
 # (default 32), ROUNDS (default 1), PORT (servers' port, admin ports PORT+1.., default 19090),
@@ -54,7 +58,7 @@ fi
 
 sub=rpc-matrix
 case "${1:-}" in
-  static|seeds|rpc|rpc-matrix|rpc-calibrate|ledger) sub=$1; shift ;;
+  static|seeds|rpc|rpc-matrix|rpc-calibrate|ledger|latency) sub=$1; shift ;;
   --calibrate) sub=rpc-calibrate; shift ;;
 esac
 remote=no
@@ -64,6 +68,7 @@ needed=(bench)
 [ "$remote" = no ] && needed+=(rpc-server)
 [ "$sub" = static ] && needed+=(static-server)
 [ "$sub" = ledger ] && needed+=(static-server)
+[ "$sub" = latency ] && needed+=(static-server)
 [ "$sub" = seeds ] && needed+=(static-server)
 portshare_need_jars "${needed[@]}"
 if { [ ! -x bench/peers/c-echo/echo ] || [ ! -x bench/peers/c-echo/rpcload ]; } && command -v gcc >/dev/null; then

@@ -1,5 +1,6 @@
 package io.portshare.bench;
 
+import io.portshare.bench.latency.LatencyCommand;
 import io.portshare.bench.ledger.LedgerCommand;
 import io.portshare.bench.results.ReportCommand;
 import io.portshare.bench.rpc.RpcCalibrateCommand;
@@ -19,13 +20,14 @@ import picocli.CommandLine.Command;
  * matrix driver ({@code rpc-matrix}), the generator's calibration against the C reference client
  * ({@code rpc-calibrate}), the static-file table ({@code static}), the five source experiments
  * ({@code seeds}), a run's reports again from its results ({@code report}) and what one connection
- * costs each server at the floor ({@code ledger}). Exit codes ({@link ExitCodes}): 0 done, 2 bad usage,
+ * costs each server at the floor ({@code ledger}), and open-loop latency from the due time
+ * ({@code latency}). Exit codes ({@link ExitCodes}): 0 done, 2 bad usage,
  * 1 anything else (including a run that counted errors).
  */
 @Command(name = "portshare-bench", mixinStandardHelpOptions = true, versionProvider = BenchMain.Version.class,
     description = "Benchmarks of portshare services: RPC transactions and static files.",
     subcommands = {RpcCommand.class, RpcMatrixCommand.class, RpcCalibrateCommand.class, StaticCommand.class,
-        SeedsCommand.class, ReportCommand.class, LedgerCommand.class})
+        SeedsCommand.class, ReportCommand.class, LedgerCommand.class, LatencyCommand.class})
 public final class BenchMain implements Runnable {
 
   @CommandLine.Spec

@@ -12,18 +12,18 @@ import java.util.List;
  * A server of the ledger as started: its row name, what it speaks, whether it is a JVM (whose
  * allocations and GC the JDK's tools beside its {@code java} launcher read), its port and its processes.
  */
-record Contender(String name, Kind kind, boolean jvm, String java, int port, ServerProcesses processes)
+public record Contender(String name, Kind kind, boolean jvm, String java, int port, ServerProcesses processes)
     implements AutoCloseable {
 
-  enum Kind { RPC, HTTP }
+  public enum Kind { RPC, HTTP }
 
   /** User and system CPU of the server's processes and their children (nginx's worker) so far. */
-  CpuTime cpu() {
+  public CpuTime cpu() {
     return processes.cpu();
   }
 
   /** Every process of the server, children included (nginx's master and worker). */
-  List<Long> pids() {
+  public List<Long> pids() {
     List<Long> out = new ArrayList<>();
     for (ProcessHandle h : processes.handles()) {
       out.add(h.pid());

@@ -21,7 +21,7 @@ import java.util.List;
  * plain Netty, the portshare service, stock Vert.x; and variants of a JVM row with other JVM flags
  * or another jar, for an A/B in the same run.
  */
-final class Contenders {
+public final class Contenders {
 
   static final List<String> RPC = List.of("c-echo", "netty-echo", "rpc-server", "rpc-server-vertx", "vertx-echo");
   /**
@@ -35,9 +35,9 @@ final class Contenders {
   static final String HTTP_FLOOR = "nginx";
 
   /** A row to start: a built-in {@code base}, with extra JVM flags and its own jar for a variant. */
-  record Spec(String name, String base, String jar, String java, List<String> jvmFlags, List<String> args) {
+  public record Spec(String name, String base, String jar, String java, List<String> jvmFlags, List<String> args) {
 
-    Spec(String name, String base) {
+    public Spec(String name, String base) {
       this(name, base, null, null, List.of(), List.of());
     }
 
@@ -85,7 +85,7 @@ final class Contenders {
   }
 
   /** Where the servers come from, and the flags every JVM row runs with. */
-  record Sources(String java, List<String> jvmOptions, String classpath, Path rpcServerJar, Path staticServerJar,
+  public record Sources(String java, List<String> jvmOptions, String classpath, Path rpcServerJar, Path staticServerJar,
       Path cEcho, String nginx, Path nginxTemplate) {}
 
   private final Sources sources;
@@ -93,7 +93,7 @@ final class Contenders {
   private final Path scratch;
   private final Path logs;
 
-  Contenders(Sources sources, Path site, Path scratch, Path logs) {
+  public Contenders(Sources sources, Path site, Path scratch, Path logs) {
     this.sources = sources;
     this.site = site;
     this.scratch = scratch;
@@ -210,7 +210,7 @@ final class Contenders {
     };
   }
 
-  Contender start(Spec s, int port) throws IOException {
+  public Contender start(Spec s, int port) throws IOException {
     List<String> cmd = command(s, port);
     ServerProcesses p = runtimeRow(s.base())
         ? ServerProcesses.start(List.of(cmd), port + 1, logs, s.name())
@@ -224,7 +224,7 @@ final class Contenders {
   }
 
   /** The files the static rows serve (index.html from static-server's jar), readable by nginx's worker. */
-  static void makeSite(Path site, List<String> paths, Path staticServerJar) throws IOException {
+  public static void makeSite(Path site, List<String> paths, Path staticServerJar) throws IOException {
     Site.create(site, paths, staticServerJar);
   }
 }

@@ -1,0 +1,227 @@
+package io.portshare.bench.latency;
+
+import io.portshare.bench.ledger.Contender;
+import io.portshare.bench.ledger.Contenders;
+import io.portshare.bench.results.Machine;
+import io.portshare.bench.results.OutDir;
+import io.portshare.bench.results.RunCommand;
+import io.portshare.bench.staticfiles.HttpTools;
+import io.portshare.runtime.config.ExitCodes;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code portshare-bench latency}: open-loop latency at fixed shares of the floor's closed-loop
+ * maximum, measured from each request's due time, one worker each side: nginx and static-server for
+ * static files, the C echo server and rpc-server for RPC.
+ */
+@Command(name = "latency", mixinStandardHelpOptions = true,
+    description = "Open-loop latency from the due time (no coordinated omission) at shares of the floor's closed-loop "
+        + "maximum and past it, peers in the same run, one worker each side. Writes latency.csv, table.txt, report.html, "
+        + "a latency-COLUMN.png per column and histograms/ under --out/<timestamp>-latency/.")
+public final class LatencyCommand implements Callable<Integer> {
+
+  private static final List<String> HTTP_SERVERS = List.of("nginx", "static-server");
+  private static final List<String> RPC_SERVERS = List.of("c-echo", "rpc-server");
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--cells", split = ",",
+      description = "columns (default: 1k.bin keep-alive, 1k.bin close, 64B|1x, 64B|1024x)")
+  List<String> cellNames;
+
+  @Option(names = "--shares", split = ",", defaultValue = "50,80,90,95",
+      description = "rates as percent of the floor's closed-loop maximum (default: ${DEFAULT-VALUE})")
+  List<Integer> shares;
+
+  @Option(names = "--past", split = ",", defaultValue = "105,120,150,200",
+      description = "rates past the maximum, in order, until one counts errors (default: ${DEFAULT-VALUE})")
+  List<Integer> past;
+
+  @Option(names = "--duration", defaultValue = "10s", description = "measured per run (default: ${DEFAULT-VALUE})")
+  Duration duration;
+
+  @Option(names = "--warmup", defaultValue = "2s", description = "unmeasured load before each run's window (default: ${DEFAULT-VALUE})")
+  Duration warmup;
+
+  @Option(names = "--server-warmup", defaultValue = "10s",
+      description = "closed-loop load per server and column before its runs, for the JIT (default: ${DEFAULT-VALUE})")
+  Duration serverWarmup;
+
+  @Option(names = "--connections", defaultValue = "64",
+      description = "connections (with one request per connection: connection slots, each one connection at a time) "
+          + "(default: ${DEFAULT-VALUE})")
+  int connections;
+
+  @Option(names = "--client-loops", defaultValue = "1",
+      description = "the generator's event loops (default: ${DEFAULT-VALUE}, one worker each side)")
+  int clientLoops;
+
+  @Option(names = "--timeout", defaultValue = "2s",
+      description = "a request without progress this long is a timeout; after a window, answers to requests due in it "
+          + "are waited for this long (default: ${DEFAULT-VALUE})")
+  Duration timeout;
+
+  @Option(names = "--server-cpu", defaultValue = "0",
+      description = "the CPU the servers are pinned to, or none (default: ${DEFAULT-VALUE})")
+  String serverCpu;
+
+  @Option(names = "--client-cpu", defaultValue = "1", description = "the CPU the generator is pinned to (default: ${DEFAULT-VALUE})")
+  String clientCpu;
+
+  @Option(names = "--quick", description = "a smoke run: 1s windows, shares 50,95 and 120, short warm-ups")
+  boolean quick;
+
+  @Option(names = "--port", defaultValue = "29300",
+      description = "first server's port; each server gets the next ten (admin port PORT+1) (default: ${DEFAULT-VALUE})")
+  int port;
+
+  @Option(names = "--server-jvm-options", defaultValue = "-Xms256m -Xmx256m -XX:+ExitOnOutOfMemoryError",
+      description = "JVM flags of rpc-server and static-server (default: ${DEFAULT-VALUE})")
+  String serverJvmOptions;
+
+  @Option(names = "--rpc-server-jar", defaultValue = "rpc-server/target/portshare-rpc-server.jar", description = "(default: ${DEFAULT-VALUE})")
+  Path rpcServerJar;
+
+  @Option(names = "--static-server-jar", defaultValue = "static-server/target/portshare-static-server.jar",
+      description = "(default: ${DEFAULT-VALUE})")
+  Path staticServerJar;
+
+  @Option(names = "--c-echo", defaultValue = "bench/peers/c-echo/echo", description = "the C epoll echo server (default: ${DEFAULT-VALUE})")
+  Path cEcho;
+
+  @Mixin
+  HttpTools tools = new HttpTools();
+
+  @Mixin
+  OutDir reports = new OutDir();
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    List<LatencyWorkload> workloads = cellNames == null ? LatencyWorkload.ALL
+        : cellNames.stream().map(LatencyWorkload::named).toList();
+    if (quick) {
+      duration = Duration.ofSeconds(1);
+      warmup = Duration.ofMillis(500);
+      serverWarmup = Duration.ofSeconds(2);
+      shares = List.of(50, 95);
+      past = List.of(120);
+    }
+    check(shares.stream().allMatch(s -> s > 0 && s <= 100), "--shares", shares, "percentages 1..100");
+    check(past.stream().allMatch(s -> s > 100 && s <= 1000), "--past", past, "percentages 101..1000");
+    check(connections >= 1 && connections <= 10_000, "--connections", connections, "1..10000");
+    check(clientLoops >= 1 && clientLoops <= 64, "--client-loops", clientLoops, "1..64");
+    check(!duration.isZero() && !duration.isNegative(), "--duration", duration, "a positive duration");
+    check(!timeout.isZero() && !timeout.isNegative(), "--timeout", timeout, "a positive duration");
+    check(serverCpu.matches("none|\\d+"), "--server-cpu", serverCpu, "a CPU number or none");
+    check(clientCpu.matches("\\d+"), "--client-cpu", clientCpu, "a CPU number");
+    boolean http = workloads.stream().anyMatch(w -> w.kind() == Contender.Kind.HTTP);
+    boolean rpc = workloads.stream().anyMatch(w -> w.kind() == Contender.Kind.RPC);
+    check(!rpc || Files.isExecutable(cEcho), "--c-echo", cEcho, "the built C echo server (bench/peers/c-echo/build.sh)");
+    check(!rpc || Files.isRegularFile(rpcServerJar), "--rpc-server-jar", rpcServerJar, "the packaged rpc-server jar");
+    check(!http || Files.isRegularFile(staticServerJar), "--static-server-jar", staticServerJar, "the packaged static-server jar");
+    String nginx = http ? tools.nginx() : null;
+
+    Path out = reports.thisRun("-latency");
+    Files.createDirectories(out);
+    Path scratch = Files.createTempDirectory("portshare-latency");
+    Files.setPosixFilePermissions(scratch, PosixFilePermissions.fromString("rwxr-xr-x")); // nginx's worker reads the site
+    Path site = scratch.resolve("site");
+    if (http) {
+      Contenders.makeSite(site, List.of("1k.bin"), staticServerJar);
+    }
+    String java = ProcessHandle.current().info().command().orElse("java");
+    Contenders starter = new Contenders(new Contenders.Sources(java, words(serverJvmOptions),
+        System.getProperty("java.class.path"), rpcServerJar, staticServerJar, cEcho, nginx,
+        http ? tools.nginxTemplate() : null), site, scratch, out.resolve("logs"));
+    Map<String, String> meta = new LinkedHashMap<>();
+    meta.put("command", RunCommand.of(spec));
+    meta.put("commit", commit());
+    meta.putAll(Machine.describe()); // before pinning, which leaves this JVM one CPU
+    Pinning pinning = new Pinning(serverCpu, clientCpu);
+    pinning.client();
+    meta.put("load average at start", Machine.loadAverage());
+    meta.put("servers", "one worker each: nginx worker_processes 1, C echo -t 1, static-server and rpc-server "
+        + "--instances 1 --mode reuseport (JVM flags: " + serverJvmOptions + ")");
+    meta.put("pinning", pinning.describe());
+    meta.put("load", "this generator (raw Netty, " + clientLoops + " event loop(s)), " + connections + " connections; "
+        + "closed loop for each server's maximum, then open loop at " + shares + "% of the floor's maximum and " + past
+        + "% until a rate counts errors; " + duration.toMillis() + " ms measured after " + warmup.toMillis()
+        + " ms unmeasured per run, each server first warmed " + serverWarmup.toMillis() + " ms per column; "
+        + "each run to its own 127.0.0.x");
+    meta.put("latency", "from the time each request was due by the schedule to its whole answer; the window holds the "
+        + "requests due in it, answers waited for up to " + timeout.toMillis() + " ms after it (unanswered: an error)");
+    meta.put("flag", "FLAGGED when the rate reached is below " + Math.round(Verdict.RATE_SHARE * 100) + "% of the rate asked, the "
+        + "generator kept " + Math.round(Verdict.BUSY_SHARE * 100) + "% or more of its cores busy, or the rate asked is above "
+        + "the generator's floor");
+
+    LatencyLadder ladder = new LatencyLadder(new LatencyLadder.Plan(shares, past, warmup, duration, serverWarmup,
+        connections, clientLoops, timeout), out.resolve("histograms"), System.out);
+    int next = 0;
+    for (LatencyWorkload w : workloads) {
+      List<Contender> started = new ArrayList<>();
+      try {
+        for (String name : w.kind() == Contender.Kind.HTTP ? HTTP_SERVERS : RPC_SERVERS) {
+          int p = port + 10 * next++;
+          System.out.printf("starting %s on port %d for %s%n", name, p, w.label());
+          Contender c = starter.start(new Contenders.Spec(name, name), p);
+          started.add(c);
+          pinning.server(c.pids());
+        }
+        ladder.climb(w, started);
+      } finally {
+        started.forEach(Contender::close);
+      }
+    }
+    meta.put("load average at end", Machine.loadAverage());
+    LatencyReport report = new LatencyReport(meta, ladder.cells());
+    Files.writeString(out.resolve("latency.csv"), report.csv(), StandardCharsets.UTF_8);
+    Files.writeString(out.resolve("table.txt"), report.text(), StandardCharsets.UTF_8);
+    Files.writeString(out.resolve("report.html"), report.html(), StandardCharsets.UTF_8);
+    report.pngs(out);
+    System.out.print(report.text());
+    System.out.println("reports: " + out);
+    return ExitCodes.OK;
+  }
+
+  private static String commit() {
+    try {
+      Process p = new ProcessBuilder("git", "rev-parse", "HEAD").redirectErrorStream(true).start();
+      String sha = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+      String dirty = new String(new ProcessBuilder("git", "status", "--porcelain", "--untracked-files=no")
+          .redirectErrorStream(true).start().getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+      return p.waitFor() == 0 ? sha + (dirty.isEmpty() ? "" : " (with uncommitted changes)") : "unknown (not a git checkout)";
+    } catch (IOException e) {
+      return "unknown (no git)";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "unknown";
+    }
+  }
+
+  private static void check(boolean ok, String option, Object value, String expected) {
+    if (!ok) {
+      throw new IllegalArgumentException("invalid value for " + option + ": " + value + "; expected " + expected);
+    }
+  }
+
+  private static List<String> words(String s) {
+    return s.isBlank() ? List.of() : Arrays.asList(s.trim().split("\\s+"));
+  }
+}

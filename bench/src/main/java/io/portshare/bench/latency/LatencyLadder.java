@@ -1,0 +1,108 @@
+package io.portshare.bench.latency;
+
+import io.portshare.bench.cpu.CpuProbe;
+import io.portshare.bench.ledger.Contender;
+import io.portshare.bench.load.LoadGenerator;
+import io.portshare.bench.load.LoadSpec;
+import io.portshare.bench.load.Progress;
+import io.portshare.bench.staticfiles.Loopback;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The runs of one column against its servers (the floor first): each server warmed and then
+ * measured in a closed loop (the floor's maximum sets the rates; the best any server reached is
+ * the generator's own floor), then open loops at each share of that maximum, every server at
+ * every rate, up the ladder past 100% until a rung counts errors. Every run has a loopback address
+ * of its own; every open-loop histogram is kept as a file.
+ */
+final class LatencyLadder {
+
+  record Plan(List<Integer> shares, List<Integer> past, Duration warmup, Duration duration, Duration serverWarmup,
+      int connections, int clientLoops, Duration timeout) {}
+
+  private final Plan plan;
+  private final Path histograms;
+  private final PrintStream log;
+  private final Loopback destinations = new Loopback(10);
+  private final List<LatencyCell> cells = new ArrayList<>();
+
+  LatencyLadder(Plan plan, Path histograms, PrintStream log) {
+    this.plan = plan;
+    this.histograms = histograms;
+    this.log = log;
+  }
+
+  List<LatencyCell> cells() {
+    return cells;
+  }
+
+  void climb(LatencyWorkload w, List<Contender> servers) throws IOException {
+    for (Contender c : servers) {
+      if (!plan.serverWarmup().isZero()) {
+        log.printf("warming %s on %s for %d ms%n", c.name(), w.label(), plan.serverWarmup().toMillis());
+        run(w, c, 0, Duration.ZERO, plan.serverWarmup());
+      }
+    }
+    double generatorFloor = 0;
+    double floorMax = 0;
+    for (Contender c : servers) {
+      LoadGenerator.Recorded r = run(w, c, 0, plan.warmup(), plan.duration());
+      double reached = r.measurement().perSecond();
+      floorMax = c == servers.get(0) ? reached : floorMax;
+      generatorFloor = Math.max(generatorFloor, reached);
+      cells.add(new LatencyCell(w.label(), c.name(), 0, 0, r.measurement(), Percentiles.of(r.latency()),
+          new Verdict(0, reached, r.measurement().cpu().clientUtilisation(), Double.NaN)));
+      log.printf("%s %s closed loop: %.0f/s, client CPU %.2f cores%n", w.label(), c.name(), reached,
+          cells.get(cells.size() - 1).clientCores());
+    }
+    List<Integer> rungs = new ArrayList<>(plan.shares());
+    rungs.addAll(plan.past());
+    for (int share : rungs) {
+      long rate = Math.round(floorMax * share / 100);
+      if (rate < 1) {
+        log.printf("%s: the floor reached %.0f/s, no rate at %d%%%n", w.label(), floorMax, share);
+        continue;
+      }
+      boolean errors = false;
+      for (Contender c : servers) {
+        LoadGenerator.Recorded r = run(w, c, rate, plan.warmup(), plan.duration());
+        Verdict v = new Verdict(rate, r.measurement().perSecond(), r.measurement().cpu().clientUtilisation(), generatorFloor);
+        LatencyCell cell = new LatencyCell(w.label(), c.name(), share, rate, r.measurement(), Percentiles.of(r.latency()), v);
+        cells.add(cell);
+        keep(cell, r);
+        errors |= r.measurement().errorCount() > 0;
+        log.printf(Locale.ROOT, "%s %s %d%% (%d/s): reached %.0f/s, p99 %d us, max %d us, errors %d%s%n", w.label(),
+            c.name(), share, rate, r.measurement().perSecond(), cell.latency().p99(), cell.latency().max(),
+            r.measurement().errorCount(), v.flagged() ? " FLAGGED: " + v.reasons() : "");
+      }
+      if (share > 100 && errors) {
+        break; // past the floor's maximum, the first rung with errors is the last
+      }
+    }
+  }
+
+  private LoadGenerator.Recorded run(LatencyWorkload w, Contender c, long rate, Duration warmup, Duration duration) {
+    String host = destinations.next();
+    LoadSpec spec = new LoadSpec(host, c.port(), plan.connections(), w.perConnection(), w.size(), warmup, duration, rate,
+        plan.clientLoops(), plan.timeout());
+    return LoadGenerator.run(spec, w.wire(host), Progress.none(), CpuProbe.processes(c.pids()));
+  }
+
+  /** The run's whole histogram, as HdrHistogram's percentile distribution text (values in microseconds). */
+  private void keep(LatencyCell cell, LoadGenerator.Recorded r) throws IOException {
+    Files.createDirectories(histograms);
+    String name = (cell.workload() + "-" + cell.server() + "-" + cell.share()).replaceAll("[^A-Za-z0-9.-]+", "_") + ".hgrm";
+    try (PrintStream out = new PrintStream(Files.newOutputStream(histograms.resolve(name)), false, "UTF-8")) {
+      out.printf("# %s, %s, %d%% of the floor's closed-loop maximum: %d/s asked, %.1f/s reached; microseconds%n",
+          cell.workload(), cell.server(), cell.share(), cell.asked(), cell.measurement().perSecond());
+      r.latency().outputPercentileDistribution(out, 5, 1.0);
+    }
+  }
+}

@@ -1,0 +1,189 @@
+package io.portshare.bench.latency;
+
+import io.portshare.bench.chart.PercentileChart;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The latency run's reports from its cells: the raw CSV (every figure, headed by the run's command,
+ * commit, machine and load), the text table and the HTML page with one percentile chart per column
+ * and rate, the peers on one chart.
+ */
+final class LatencyReport {
+
+  static final String FLAGGED = "FLAGGED";
+
+  private final Map<String, String> meta;
+  private final List<LatencyCell> cells;
+
+  LatencyReport(Map<String, String> meta, List<LatencyCell> cells) {
+    this.meta = meta;
+    this.cells = cells;
+  }
+
+  String csv() {
+    StringBuilder b = new StringBuilder();
+    meta.forEach((k, v) -> b.append("# ").append(k).append(": ").append(v).append('\n'));
+    b.append("column,server,share,asked_per_s,reached_per_s,count,p50_us,p90_us,p99_us,p99.9_us,p99.99_us,max_us,"
+        + "errors,client_cpu_cores,server_cpu_cores,flag\n");
+    for (LatencyCell c : cells) {
+      Percentiles p = c.latency();
+      b.append(String.join(",", c.workload(), c.server(), c.shareLabel(), Long.toString(c.asked()),
+          f1(c.measurement().perSecond()), Long.toString(p.count()), Long.toString(p.p50()), Long.toString(p.p90()),
+          Long.toString(p.p99()), Long.toString(p.p999()), Long.toString(p.p9999()), Long.toString(p.max()),
+          errors(c).replace(',', ';'), f2(c.clientCores()), f2(c.serverCores()),
+          c.closedLoop() ? "" : c.verdict().reasons().replace(',', ';'))).append('\n');
+    }
+    return b.toString();
+  }
+
+  String text() {
+    StringBuilder b = new StringBuilder("portshare latency: open loop from the due time\n\n");
+    meta.forEach((k, v) -> b.append(k).append(": ").append(v).append('\n'));
+    for (String w : workloads()) {
+      b.append("\n").append(w).append(" (latency in ms; rate per second; CPU in cores)\n");
+      List<String[]> rows = new ArrayList<>();
+      rows.add(new String[] {"server", "share", "asked", "reached", "p50", "p90", "p99", "p99.9", "p99.99", "max", "errors",
+          "client", "server", "flag"});
+      for (LatencyCell c : cells) {
+        if (!c.workload().equals(w)) {
+          continue;
+        }
+        Percentiles p = c.latency();
+        String flag = c.closedLoop() ? "closed loop" + (c.verdict().clientBusy() ? ", client busy" : "")
+            : c.verdict().flagged() ? FLAGGED + ": " + c.verdict().reasons() : "";
+        rows.add(new String[] {c.server(), c.shareLabel(), c.closedLoop() ? "-" : Long.toString(c.asked()),
+            f1(c.measurement().perSecond()), ms(p.p50()), ms(p.p90()), ms(p.p99()), ms(p.p999()), ms(p.p9999()),
+            ms(p.max()), errors(c), f2(c.clientCores()), f2(c.serverCores()), flag});
+      }
+      b.append(grid(rows));
+      b.append("generator floor (the best closed-loop rate it reached, against any server): ")
+          .append(f1(generatorFloor(w))).append("/s\n");
+    }
+    return b.toString();
+  }
+
+  /** One PNG per column at its highest rate below the maximum (95% by default), for pages that cannot inline SVG. */
+  void pngs(java.nio.file.Path dir) throws java.io.IOException {
+    for (String w : workloads()) {
+      int best = cells.stream().filter(c -> c.workload().equals(w) && !c.closedLoop() && c.share() <= 100)
+          .mapToInt(LatencyCell::share).max().orElse(-1);
+      if (best < 0) {
+        continue;
+      }
+      List<PercentileChart.Series> series = new ArrayList<>();
+      long asked = 0;
+      for (LatencyCell c : cells) {
+        if (c.workload().equals(w) && c.share() == best) {
+          asked = c.asked();
+          series.add(new PercentileChart.Series(c.server() + (c.verdict().flagged() ? " *" : ""), c.latency().values()));
+        }
+      }
+      PercentileChart.png(w + " at " + best + "% (" + asked + "/s)", Percentiles.LABELS, Percentiles.QUANTILES, series,
+          dir.resolve("latency-" + w.replaceAll("[^A-Za-z0-9.-]+", "_") + ".png"));
+    }
+  }
+
+  String html() {
+    StringBuilder b = new StringBuilder("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>portshare latency"
+        + "</title><style>body{font-family:sans-serif;margin:2em}td,th{padding:2px 8px;text-align:right}"
+        + "pre{font-size:12px}.c{display:inline-block;margin:4px}</style></head><body>\n");
+    b.append("<h1>portshare latency: open loop from the due time</h1>\n<table>\n");
+    meta.forEach((k, v) -> b.append("<tr><th style=\"text-align:left\">").append(esc(k)).append("</th><td style=\"text-align:left\">")
+        .append(esc(v)).append("</td></tr>\n"));
+    b.append("</table>\n");
+    for (String w : workloads()) {
+      b.append("<h2>").append(esc(w)).append("</h2>\n");
+      Set<String> shares = new LinkedHashSet<>();
+      cells.stream().filter(c -> c.workload().equals(w) && !c.closedLoop()).forEach(c -> shares.add(c.shareLabel()));
+      for (String share : shares) {
+        List<PercentileChart.Series> series = new ArrayList<>();
+        long asked = 0;
+        List<String> flags = new ArrayList<>();
+        for (LatencyCell c : cells) {
+          if (c.workload().equals(w) && c.shareLabel().equals(share)) {
+            asked = c.asked();
+            series.add(new PercentileChart.Series(c.server() + (c.verdict().flagged() ? " *" : ""), c.latency().values()));
+            if (c.verdict().flagged()) {
+              flags.add(c.server() + ": " + c.verdict().reasons());
+            }
+          }
+        }
+        String title = w + " at " + share + " (" + asked + "/s)";
+        b.append("<div class=\"c\">").append(PercentileChart.svg(title, Percentiles.LABELS, Percentiles.QUANTILES, series));
+        if (!flags.isEmpty()) {
+          b.append("<br><small>* ").append(FLAGGED).append(": ").append(esc(String.join("; ", flags))).append("</small>");
+        }
+        b.append("</div>\n");
+      }
+    }
+    b.append("<h2>Table</h2>\n<pre>").append(esc(text())).append("</pre>\n</body></html>\n");
+    return b.toString();
+  }
+
+  private double generatorFloor(String w) {
+    return cells.stream().filter(c -> c.workload().equals(w) && c.closedLoop())
+        .mapToDouble(c -> c.measurement().perSecond()).max().orElse(0);
+  }
+
+  private List<String> workloads() {
+    Map<String, Boolean> seen = new LinkedHashMap<>();
+    cells.forEach(c -> seen.put(c.workload(), true));
+    return new ArrayList<>(seen.keySet());
+  }
+
+  private static String errors(LatencyCell c) {
+    Map<String, Long> e = c.measurement().sortedErrors();
+    if (e.isEmpty()) {
+      return "0";
+    }
+    List<String> parts = new ArrayList<>();
+    e.forEach((k, v) -> parts.add(k + " " + v));
+    return String.join(", ", parts);
+  }
+
+  private static String grid(List<String[]> rows) {
+    int[] width = new int[rows.get(0).length];
+    for (String[] r : rows) {
+      for (int i = 0; i < r.length; i++) {
+        width[i] = Math.max(width[i], r[i].length());
+      }
+    }
+    StringBuilder b = new StringBuilder();
+    for (String[] r : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < r.length; i++) {
+        String cell = i == 0 || i == r.length - 1 ? pad(r[i], width[i], true) : pad(r[i], width[i], false);
+        line.append(cell).append(i == r.length - 1 ? "" : "  ");
+      }
+      b.append(line.toString().stripTrailing()).append('\n');
+    }
+    return b.toString();
+  }
+
+  private static String pad(String s, int w, boolean left) {
+    String fill = " ".repeat(Math.max(0, w - s.length()));
+    return left ? s + fill : fill + s;
+  }
+
+  static String ms(long micros) {
+    return String.format(Locale.ROOT, micros >= 100_000 ? "%.0f" : micros >= 10_000 ? "%.1f" : "%.2f", micros / 1000.0);
+  }
+
+  private static String f1(double v) {
+    return String.format(Locale.ROOT, "%.1f", v);
+  }
+
+  private static String f2(double v) {
+    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f", v);
+  }
+
+  private static String esc(String s) {
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
+}

@@ -67,9 +67,19 @@ abstract class LoadConnection extends ChannelInboundHandlerAdapter implements Ch
     return !stats.clock.over(now);
   }
 
+  /** Nanoseconds to wait at {@code now} before connecting; 0 (the default) connects at once. */
+  long connectDelay(long now) {
+    return 0;
+  }
+
   final void connect() {
     long now = System.nanoTime();
     if (stopped || !wantsConnection(now)) {
+      return;
+    }
+    long wait = connectDelay(now);
+    if (wait > 0) {
+      loop.later(wait, this::connect);
       return;
     }
     state = CONNECTING;

@@ -47,6 +47,15 @@ final class OpenLoopConnection extends LoadConnection {
     return nextToAnswer < windowEnd;
   }
 
+  /**
+   * With one request per connection the connection is part of the request: it is opened when its
+   * request falls due, not ahead of it, so the handshake (and a full accept queue) is in the latency.
+   */
+  @Override
+  long connectDelay(long now) {
+    return perConnection == 1 ? dueTime(nextToAnswer) - now : 0;
+  }
+
   /** Whether a request due in the window still waits for its answer. */
   boolean outstanding() {
     return nextToAnswer < windowEnd;

@@ -98,6 +98,27 @@ class OpenLoopInstrumentTest {
     }
   }
 
+  @Test
+  void aServerTooSlowForTheRateAskedIsFlagged() throws Exception {
+    long rate = 400;
+    // 4 connections to a server that answers each request 50 ms after reading it, one at a time per
+    // connection: it answers at most 80 a second, whatever the machine, so 400/s cannot be reached.
+    try (TimedServer server = TimedServer.delaying(50)) {
+      LoadSpec spec = new LoadSpec("127.0.0.1", server.port(), 4, 1024, 64, Duration.ofMillis(200),
+          Duration.ofSeconds(1), rate, 1, Duration.ofSeconds(2));
+      Measurement m = run(spec).measurement();
+      Verdict v = new Verdict(rate, m.perSecond(), m.cpu().clientUtilisation(), Double.NaN);
+      assertThat(m.perSecond()).isLessThan(rate * Verdict.RATE_SHARE);
+      assertThat(v.flagged()).isTrue();
+      assertThat(v.shortOfRate()).isTrue();
+      assertThat(v.reasons()).startsWith("rate ");
+      // What was due in the window and had no answer by the end of the drain is counted, not dropped:
+      // answered + unanswered = the 400 requests due in the 1 s window.
+      assertThat(m.errors()).containsKey(ErrorKind.UNANSWERED.label());
+      assertThat(m.operations() + m.errors().get(ErrorKind.UNANSWERED.label())).isEqualTo(rate);
+    }
+  }
+
   private static long countAbove(Histogram h, long micros) {
     return h.getTotalCount() - h.getCountBetweenValues(0, micros);
   }

@@ -152,7 +152,6 @@ public final class LatencyCommand implements Callable<Integer> {
         http ? tools.nginxTemplate() : null), site, scratch, out.resolve("logs"));
     Map<String, String> meta = new LinkedHashMap<>();
     meta.put("command", RunCommand.of(spec));
-    meta.put("commit", commit());
     meta.putAll(Machine.describe()); // before pinning, which leaves this JVM one CPU
     Pinning pinning = new Pinning(serverCpu, clientCpu);
     pinning.client();
@@ -200,20 +199,7 @@ public final class LatencyCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private static String commit() {
-    try {
-      Process p = new ProcessBuilder("git", "rev-parse", "HEAD").redirectErrorStream(true).start();
-      String sha = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
-      String dirty = new String(new ProcessBuilder("git", "status", "--porcelain", "--untracked-files=no")
-          .redirectErrorStream(true).start().getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
-      return p.waitFor() == 0 ? sha + (dirty.isEmpty() ? "" : " (with uncommitted changes)") : "unknown (not a git checkout)";
-    } catch (IOException e) {
-      return "unknown (no git)";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "unknown";
-    }
-  }
+
 
   private static void check(boolean ok, String option, Object value, String expected) {
     if (!ok) {

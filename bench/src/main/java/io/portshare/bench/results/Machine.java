@@ -15,9 +15,10 @@ public final class Machine {
 
   private Machine() {}
 
-  /** date, host, CPUs, OS, Java, in display order. */
+  /** commit, date, host, CPUs, OS, Java, network, in display order. */
   public static Map<String, String> describe() {
     Map<String, String> m = new LinkedHashMap<>();
+    m.put("commit", commit());
     m.put("date", LocalDateTime.now().withNano(0).toString());
     m.put("host", hostName());
     m.put("CPUs", Integer.toString(Runtime.getRuntime().availableProcessors()));
@@ -64,6 +65,22 @@ public final class Machine {
       String[] f = Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII).trim().split("\\s+");
       return f[0] + " " + f[1] + " " + f[2];
     } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
+  /** The commit the working directory holds, and whether tracked files differ from it. */
+  static String commit() {
+    try {
+      Process p = new ProcessBuilder("git", "rev-parse", "HEAD").redirectErrorStream(true).start();
+      String sha = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+      String dirty = new String(new ProcessBuilder("git", "status", "--porcelain", "--untracked-files=no")
+          .redirectErrorStream(true).start().getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+      return p.waitFor() == 0 ? sha + (dirty.isEmpty() ? "" : " (with uncommitted changes)") : "unknown (not a git checkout)";
+    } catch (IOException e) {
+      return "unknown (no git)";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
       return "unknown";
     }
   }

@@ -48,16 +48,18 @@ final class LatencyReport {
     for (String w : workloads()) {
       b.append("\n").append(w).append(" (latency in ms; rate per second; CPU in cores)\n");
       List<String[]> rows = new ArrayList<>();
-      rows.add(new String[] {"server", "share", "asked", "reached", "p50", "p90", "p99", "p99.9", "p99.99", "max", "errors",
-          "client", "server", "flag"});
+      // One cell names the row (server and share), none is empty: the docs read cells of this table by row
+      // and column (io.portshare.kit.RawTable), cells apart by two spaces or more.
+      rows.add(new String[] {"server at share", "asked", "reached", "p50", "p90", "p99", "p99.9", "p99.99", "max",
+          "errors", "client CPU", "server CPU", "flag"});
       for (LatencyCell c : cells) {
         if (!c.workload().equals(w)) {
           continue;
         }
         Percentiles p = c.latency();
         String flag = c.closedLoop() ? "closed loop" + (c.verdict().clientBusy() ? ", client busy" : "")
-            : c.verdict().flagged() ? FLAGGED + ": " + c.verdict().reasons() : "";
-        rows.add(new String[] {c.server(), c.shareLabel(), c.closedLoop() ? "-" : Long.toString(c.asked()),
+            : c.verdict().flagged() ? FLAGGED + ": " + c.verdict().reasons() : "-";
+        rows.add(new String[] {c.server() + " " + c.shareLabel(), c.closedLoop() ? "-" : Long.toString(c.asked()),
             f1(c.measurement().perSecond()), ms(p.p50()), ms(p.p90()), ms(p.p99()), ms(p.p999()), ms(p.p9999()),
             ms(p.max()), errors(c), f2(c.clientCores()), f2(c.serverCores()), flag});
       }

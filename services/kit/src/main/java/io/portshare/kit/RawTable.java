@@ -56,6 +56,10 @@ public final class RawTable {
 
   private static Section section(List<String> block) {
     List<String> columns = cells(block.get(1).strip());
+    // A header names the rows' own column too when a row has as many cells as it has names.
+    if (block.size() > 2 && cells(block.get(2).strip()).size() == columns.size()) {
+      columns = columns.subList(1, columns.size());
+    }
     Map<String, List<String>> rows = new LinkedHashMap<>();
     for (String line : block.subList(2, block.size())) {
       List<String> cells = cells(line.strip());

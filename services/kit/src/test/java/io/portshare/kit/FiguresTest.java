@@ -42,6 +42,12 @@ class FiguresTest {
       of which user (median)
                              1k.bin close  1k.bin keep-alive
       nginx                          10.7                4.1
+
+      1k.bin keep-alive (latency in ms; rate per second; CPU in cores)
+      server at share         asked  reached   p50    p99  errors  flag
+      nginx closed                -  52000.0  0.41   1.20       0  closed loop
+      nginx 80%               41600  41598.2  0.12   0.35       0  -
+      static-server 80%       41600  41601.0  0.10   0.52       0  -
       """;
 
   /** A file that is no table of sections: a script's lines (cut from a real cold-start run). */
@@ -91,7 +97,10 @@ class FiguresTest {
       "r/table.txt ; header ; date#2026-12-03T08:25:10",
       "r/table.txt ; of which user ; rpc-server ; 64B\\|1x#16.1",
       "r/table.txt ; RPC echo, one worker :: of which user ; rpc-server ; 64B\\|1x#16.1",
-      "r/table.txt ; static files :: of which user ; nginx ; 1k.bin close#10.7"})
+      "r/table.txt ; static files :: of which user ; nginx ; 1k.bin close#10.7",
+      "r/table.txt ; 1k.bin keep-alive ; static-server 80% ; p99#0.52",
+      "r/table.txt ; 1k.bin keep-alive ; nginx 80% ; flag#-",
+      "r/table.txt ; 1k.bin keep-alive ; nginx closed ; reached ; median#52000.0"})
   void aFigureIsTheCellItsMarkerNames(String source, String value) {
     String page = "| a | <!--fig " + source + "-->typed by hand<!--/fig--> |\n";
     assertThat(figures.render(page)).isEqualTo("| a | <!--fig " + source + "-->" + value + "<!--/fig--> |\n");

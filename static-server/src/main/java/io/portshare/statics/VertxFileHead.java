@@ -1,14 +1,15 @@
 package io.portshare.statics;
 
+import io.netty.buffer.ByteBufUtil;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.internal.buffer.BufferInternal;
 
 /**
  * What --engine vertx answers with for one representation of a file, worked out once per cache entry
  * as {@link CachedFile#fields} is for the own engine: its header values pre-encoded
- * ({@link HttpHeaders#createOptimized}) and its bytes, when it is answered from memory, as a Buffer
- * over the cached direct buffer (no copy: Vert.x writes a slice of it).
+ * ({@link HttpHeaders#createOptimized}) and its bytes, when it is answered from memory, copied once
+ * into a Vert.x Buffer. Wrapping the cached direct buffer instead would save that copy but needs
+ * Vert.x's internal BufferInternal, which only the runtime may name (VertxInternalsTest).
  */
 final class VertxFileHead {
 
@@ -24,7 +25,7 @@ final class VertxFileHead {
     this.lastModified = HttpHeaders.createOptimized(HttpDates.format(rep.modifiedMillis));
     this.contentType = HttpHeaders.createOptimized(rep.contentType.toString());
     this.contentLength = HttpHeaders.createOptimized(Long.toString(rep.size));
-    this.body = rep.body == null ? null : BufferInternal.buffer(rep.body);
+    this.body = rep.body == null ? null : Buffer.buffer(ByteBufUtil.getBytes(rep.body));
   }
 
   static VertxFileHead of(CachedFile rep) {

@@ -32,11 +32,28 @@ public final class RawTable {
     String[] lines = text.split("\n", -1);
     t.text.addAll(List.of(lines));
     int i = 0;
-    // The header: "key: value" lines up to the first blank one (the first line may be the command).
-    for (; i < lines.length && !lines[i].isBlank(); i++) {
-      int colon = lines[i].indexOf(": ");
-      if (colon > 0) {
-        t.header.putIfAbsent(lines[i].substring(0, colon).strip(), lines[i].substring(colon + 2).strip());
+    // The header: "key: value" lines up to the first blank one (the first line may be the command),
+    // and the blocks after it whose every line is "key: value" too (a title, then the run's facts).
+    boolean header = true;
+    while (header && i < lines.length) {
+      while (i < lines.length && lines[i].isBlank()) {
+        i++;
+      }
+      int start = i;
+      int end = start;
+      while (end < lines.length && !lines[end].isBlank()) {
+        end++;
+      }
+      header = start == 0 || List.of(lines).subList(start, end).stream().allMatch(l -> l.indexOf(": ") > 0);
+      if (header) {
+        for (; i < end; i++) {
+          int colon = lines[i].indexOf(": ");
+          if (colon > 0) {
+            t.header.putIfAbsent(lines[i].substring(0, colon).strip(), lines[i].substring(colon + 2).strip());
+          }
+        }
+      } else {
+        i = start;
       }
     }
     while (i < lines.length) {

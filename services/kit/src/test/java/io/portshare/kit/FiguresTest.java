@@ -107,6 +107,24 @@ class FiguresTest {
   }
 
   @Test
+  void aHeaderMayBeATitleThenTheRunsFactsAsTheLatencyReportWritesIt() throws Exception {
+    Files.writeString(root.resolve("r/latency.txt"), """
+        portshare latency: open loop from the due time
+
+        command: deploy/bench.sh latency
+        commit: 0123abc
+
+        64B|1x (latency in ms; rate per second; CPU in cores)
+        server at share  asked  p99  flag
+        c-echo 50%        6554  2.07  -
+        """);
+    assertThat(figures.render("<!--fig r/latency.txt ; header ; commit-->?<!--/fig--> "
+        + "<!--fig r/latency.txt ; 64B\\|1x ; c-echo 50% ; p99-->?<!--/fig-->"))
+        .isEqualTo("<!--fig r/latency.txt ; header ; commit-->0123abc<!--/fig--> "
+            + "<!--fig r/latency.txt ; 64B\\|1x ; c-echo 50% ; p99-->2.07<!--/fig-->");
+  }
+
+  @Test
   void aPageWithoutMarkersAndOneUpToDateAreLeftAsTheyAre() {
     String page = "# title\n\n1.14x typed, no marker\n<!--fig r/table.txt ; static files ; nginx ; 1k.bin close ;"
         + " median-->38.0<!--/fig-->\n";

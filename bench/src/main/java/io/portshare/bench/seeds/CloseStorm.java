@@ -46,6 +46,10 @@ final class CloseStorm {
       new Metric("connectErrors", "connect errors", 0),
       new Metric("readErrors", "read errors", 0),
       new Metric("badStatus", "non-2xx answers", 0),
+      new Metric("ListenOverflows", "accept queue full (kernel ListenOverflows)", 0),
+      new Metric("ListenDrops", "SYNs dropped at the listener (kernel ListenDrops)", 0),
+      new Metric("TCPSynRetrans", "SYNs sent again (kernel TCPSynRetrans)", 0),
+      new Metric("TCPAbortOnData", "resets for data after close (kernel TCPAbortOnData)", 0),
       new Metric("serverCpuUsPerRequest", "server CPU µs/request", 1),
       new Metric("clientCpuUsPerRequest", "wrk CPU µs/request", 1));
 
@@ -104,6 +108,7 @@ final class CloseStorm {
       }
       return new Table("000", "Seed 000 on this machine: " + plan.connections() + " concurrent Connection: close "
           + "connections (" + plan.wrkProcesses() + " wrk processes), " + plan.closeDuration().toSeconds() + " s runs, "
+          + "wrk timeout " + plan.wrkTimeout().toSeconds() + " s, "
           + w + " workers per server", METRICS, COLUMNS, rows, null);
     } finally {
       for (Peer p : servers) {
@@ -124,7 +129,10 @@ final class CloseStorm {
       urls.add("http://" + host + ":" + p.port() + "/" + size);
     }
     CpuTime before = p.cpu();
-    WrkFleet.Run run = new WrkFleet(plan.wrk()).run(urls, plan.connections(), true, plan.closeDuration());
+    TcpCounters kernelBefore = TcpCounters.read();
+    WrkFleet.Run run = new WrkFleet(plan.wrk()).run(urls, plan.connections(), true, plan.closeDuration(),
+        plan.wrkTimeout());
+    TcpCounters kernel = TcpCounters.read();
     CpuTime server = p.cpu().minus(before);
     Map<String, Double> v = new LinkedHashMap<>();
     v.put("requestsPerSecond", run.requestsPerSecond());
@@ -136,6 +144,9 @@ final class CloseStorm {
     v.put("connectErrors", (double) run.sum(WrkResult::connectErrors));
     v.put("readErrors", (double) run.sum(WrkResult::readErrors));
     v.put("badStatus", (double) run.sum(WrkResult::badStatus));
+    for (String name : TcpCounters.NAMES) {
+      v.put(name, kernel.since(kernelBefore, name));
+    }
     long requests = run.requests();
     if (requests > 0) {
       v.put("latencyAvgMs", run.latencyAvgUs() / 1000);

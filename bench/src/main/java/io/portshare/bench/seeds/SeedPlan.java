@@ -8,13 +8,14 @@ import java.util.List;
  * What one run of the seeds does: which seeds, each one's load and length, the servers' jars and
  * workers, the tools, where the servers listen (PORT onwards) and where logs go.
  *
+ * @param wrkTimeout wrk's {@code --timeout} in 000: a request unanswered that long counts as a timeout
  * @param workers static-server event loops (or processes) and nginx workers in seeds 000, 001 and 004
  * @param serverWarmup unmeasured wrk load on each static-server after it starts, spread over its paths
  */
 public record SeedPlan(
     List<String> seeds,
     // 000
-    int connections, int wrkProcesses, List<String> sizes, Duration closeDuration, int closeRounds,
+    int connections, int wrkProcesses, List<String> sizes, Duration closeDuration, Duration wrkTimeout, int closeRounds,
     // 001
     int httperfs, int sessions, int sessionRounds, Duration httperfLimit,
     // 002

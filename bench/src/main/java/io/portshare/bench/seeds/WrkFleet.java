@@ -57,7 +57,11 @@ final class WrkFleet {
     this.binary = binary;
   }
 
-  Run run(List<String> urls, int connections, boolean close, Duration duration)
+  /**
+   * One run of the fleet. {@code timeout} is wrk's: a request unanswered that long counts as a timeout
+   * (wrk counts again every 2 s while it stays so) and is left out of the latency.
+   */
+  Run run(List<String> urls, int connections, boolean close, Duration duration, Duration timeout)
       throws IOException, InterruptedException {
     int n = urls.size();
     CpuTime before = CpuTime.ofReapedChildren();
@@ -67,10 +71,7 @@ final class WrkFleet {
     try {
       for (int i = 0; i < n; i++) {
         int c = connections / n + (i < connections % n ? 1 : 0);
-        // Every response counts in the latency, however late (see Wrk.command): at 30,000 connections
-        // on 2 CPUs responses take seconds, and wrk's default 2 s would drop the slowest from the figures.
-        List<String> cmd = new Wrk(binary, 1, Math.max(1, c))
-            .command(urls.get(i), close, duration, duration.plusSeconds(30));
+        List<String> cmd = new Wrk(binary, 1, Math.max(1, c)).command(urls.get(i), close, duration, timeout);
         commands.add(cmd);
         running.add(new ProcessBuilder(cmd).redirectErrorStream(true).start());
       }

@@ -10,7 +10,7 @@ import java.time.Duration;
  * One instance of the RPC echo service: a listener on the shared port whose connections are served
  * by {@link EchoHandler} on a Netty pipeline of their own, on this event loop. No Vert.x
  * {@code NetSocket} is made per connection: the echo never wrote through one, and it was half of
- * the bytes allocated per connection (see rpc-server/README.md).
+ * the bytes allocated per connection (bench/report/ledger/README.md has the A/B).
  */
 public final class EchoVerticle extends ServiceVerticle {
 

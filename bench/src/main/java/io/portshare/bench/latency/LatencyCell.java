@@ -5,10 +5,16 @@ import io.portshare.bench.load.Measurement;
 /**
  * One measured run: a column, a server, the share of the floor's closed-loop maximum asked
  * ({@code share} 0 marks the closed-loop run itself, {@code asked} 0), what was reached, the latency
- * distribution from the due times, errors by kind, both sides' CPU and the verdict.
+ * distribution from the due times, errors by kind, both sides' CPU, the verdict and the server's GC
+ * pauses in the window ({@link GcPauses#NONE} where not logged).
  */
 public record LatencyCell(String workload, String server, int share, long asked, Measurement measurement,
-    Percentiles latency, Verdict verdict) {
+    Percentiles latency, Verdict verdict, GcPauses gc) {
+
+  public LatencyCell(String workload, String server, int share, long asked, Measurement measurement,
+      Percentiles latency, Verdict verdict) {
+    this(workload, server, share, asked, measurement, latency, verdict, GcPauses.NONE);
+  }
 
   public boolean closedLoop() {
     return share == 0;

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -96,6 +97,18 @@ public final class LatencyCommand implements Callable<Integer> {
       description = "JVM flags of rpc-server and static-server (default: ${DEFAULT-VALUE})")
   String serverJvmOptions;
 
+  @Option(names = "--jvm", paramLabel = "NAME=FLAGS",
+      description = "a way to run rpc-server and static-server, repeatable, for an A/B of collectors and heaps in one "
+          + "run: each runs once per --jvm, as the row SERVER[NAME] beside the same peers, with FLAGS after "
+          + "--server-jvm-options and its GC pauses (count, total, longest) beside the percentiles, e.g. "
+          + "--jvm 'g1=-XX:+UseG1GC' --jvm 'parallel=-XX:+UseParallelGC' (default: none, one row per server)")
+  List<String> jvm;
+
+  @Option(names = "--server-java", paramLabel = "PATH",
+      description = "the java launcher of rpc-server and static-server, e.g. a JDK 21 or later for generational ZGC "
+          + "(default: the java running the bench)")
+  Path serverJava;
+
   @Option(names = "--rpc-server-jar", defaultValue = "rpc-server/target/portshare-rpc-server.jar", description = "(default: ${DEFAULT-VALUE})")
   Path rpcServerJar;
 
@@ -131,6 +144,10 @@ public final class LatencyCommand implements Callable<Integer> {
     check(!timeout.isZero() && !timeout.isNegative(), "--timeout", timeout, "a positive duration");
     check(serverCpu.matches("none|\\d+"), "--server-cpu", serverCpu, "a CPU number or none");
     check(clientCpu.matches("\\d+"), "--client-cpu", clientCpu, "a CPU number");
+    check(serverJava == null || Files.isExecutable(serverJava), "--server-java", serverJava, "an executable java");
+    List<JvmVariant> variants = jvm == null ? List.of() : jvm.stream().map(JvmVariant::parse).toList();
+    check(variants.stream().map(JvmVariant::name).distinct().count() == variants.size(), "--jvm", jvm,
+        "each NAME once");
     boolean http = workloads.stream().anyMatch(w -> w.kind() == Contender.Kind.HTTP);
     boolean rpc = workloads.stream().anyMatch(w -> w.kind() == Contender.Kind.RPC);
     check(!rpc || Files.isExecutable(cEcho), "--c-echo", cEcho, "the built C echo server (bench/peers/c-echo/build.sh)");
@@ -146,7 +163,7 @@ public final class LatencyCommand implements Callable<Integer> {
     if (http) {
       Contenders.makeSite(site, List.of("1k.bin"), staticServerJar);
     }
-    String java = ProcessHandle.current().info().command().orElse("java");
+    String java = serverJava != null ? serverJava.toString() : ProcessHandle.current().info().command().orElse("java");
     Contenders starter = new Contenders(new Contenders.Sources(java, words(serverJvmOptions),
         System.getProperty("java.class.path"), rpcServerJar, staticServerJar, cEcho, nginx,
         http ? tools.nginxTemplate() : null), site, scratch, out.resolve("logs"));
@@ -158,6 +175,10 @@ public final class LatencyCommand implements Callable<Integer> {
     meta.put("load average at start", Machine.loadAverage());
     meta.put("servers", "one worker each: nginx worker_processes 1, C echo -t 1, static-server and rpc-server "
         + "--instances 1 --mode reuseport (JVM flags: " + serverJvmOptions + ")");
+    if (!variants.isEmpty()) {
+      meta.put("JVM variants", variants.stream().map(v -> v.name() + ": " + String.join(" ", v.flags()))
+          .collect(Collectors.joining("; ")) + " (after the JVM flags above; java: " + java + ")");
+    }
     meta.put("pinning", pinning.describe());
     meta.put("load", "this generator (raw Netty, " + clientLoops + " event loop(s)), " + connections + " connections; "
         + "closed loop for each server's maximum, then open loop at " + shares + "% of the floor's maximum and " + past
@@ -173,20 +194,30 @@ public final class LatencyCommand implements Callable<Integer> {
     LatencyLadder ladder = new LatencyLadder(new LatencyLadder.Plan(shares, past, warmup, duration, serverWarmup,
         connections, clientLoops, timeout), out.resolve("histograms"), System.out);
     int next = 0;
+    Map<String, String> collectors = new LinkedHashMap<>();
     for (LatencyWorkload w : workloads) {
       List<Contender> started = new ArrayList<>();
+      Map<String, GcLog> gcLogs = new LinkedHashMap<>();
       try {
-        for (String name : w.kind() == Contender.Kind.HTTP ? HTTP_SERVERS : RPC_SERVERS) {
+        for (Contenders.Spec s : rows(w, variants, out.resolve("logs"), gcLogs)) {
           int p = port + 10 * next++;
-          System.out.printf("starting %s on port %d for %s%n", name, p, w.label());
-          Contender c = starter.start(new Contenders.Spec(name, name), p);
+          System.out.printf("starting %s on port %d for %s%n", s.name(), p, w.label());
+          Contender c = starter.start(s, p);
           started.add(c);
           pinning.server(c.pids());
+          if (gcLogs.containsKey(s.name())) {
+            collectors.put(s.name(), gcLogs.get(s.name()).collector()); // written as the JVM starts, before it is ready
+          }
         }
-        ladder.climb(w, started);
+        ladder.climb(w, started, gcLogs);
       } finally {
         started.forEach(Contender::close);
       }
+    }
+    if (!variants.isEmpty()) {
+      meta.put("GC", "each JVM server's own log (-Xlog:gc,gc+phases, kept in logs/), the stop-the-world pauses that "
+          + "ended in each window; collectors in use: " + collectors.entrySet().stream()
+          .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
     }
     meta.put("load average at end", Machine.loadAverage());
     LatencyReport report = new LatencyReport(meta, ladder.cells());
@@ -200,6 +231,30 @@ public final class LatencyCommand implements Callable<Integer> {
   }
 
 
+
+  /**
+   * The rows of a column, the floor first: the peer as it is, each JVM server once per variant (alternated with
+   * the peer in every rung as the plain rows are) with a GC log of its own in {@code logs}, put in {@code gcLogs}.
+   */
+  static List<Contenders.Spec> rows(LatencyWorkload w, List<JvmVariant> variants, Path logs, Map<String, GcLog> gcLogs) {
+    List<Contenders.Spec> rows = new ArrayList<>();
+    for (String name : w.kind() == Contender.Kind.HTTP ? HTTP_SERVERS : RPC_SERVERS) {
+      boolean peer = name.equals("nginx") || name.equals("c-echo");
+      if (peer || variants.isEmpty()) {
+        rows.add(new Contenders.Spec(name, name));
+        continue;
+      }
+      for (JvmVariant v : variants) {
+        GcLog log = new GcLog(logs.resolve((v.row(name) + "-" + w.label()).replaceAll("[^A-Za-z0-9.-]+", "_") + "-gc.log")
+            .toAbsolutePath());
+        List<String> flags = new ArrayList<>(v.flags());
+        flags.add(log.jvmFlag());
+        rows.add(new Contenders.Spec(v.row(name), name, null, null, List.copyOf(flags), List.of()));
+        gcLogs.put(v.row(name), log);
+      }
+    }
+    return rows;
+  }
 
   private static void check(boolean ok, String option, Object value, String expected) {
     if (!ok) {

@@ -4,6 +4,7 @@ import io.portshare.bench.cpu.CpuProbe;
 import io.portshare.bench.ledger.Contender;
 import io.portshare.bench.load.LoadGenerator;
 import io.portshare.bench.load.LoadSpec;
+import io.portshare.bench.load.Measurement;
 import io.portshare.bench.load.Progress;
 import io.portshare.bench.staticfiles.Loopback;
 import java.io.IOException;
@@ -14,13 +15,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * The runs of one column against its servers (the floor first): each server warmed and then
  * measured in a closed loop (the floor's maximum sets the rates; the best any server reached is
  * the generator's own floor), then open loops at each share of that maximum, every server at
  * every rate, up the ladder past 100% until a rung counts errors. Every run has a loopback address
- * of its own; every open-loop histogram is kept as a file.
+ * of its own; every open-loop histogram is kept as a file. A server with a GC log has its pauses of
+ * each window counted beside the cell's percentiles.
  */
 final class LatencyLadder {
 
@@ -43,22 +47,23 @@ final class LatencyLadder {
     return cells;
   }
 
-  void climb(LatencyWorkload w, List<Contender> servers) throws IOException {
+  /** The column's runs against {@code servers}; the GC pauses are counted for the rows {@code gcLogs} has a log of. */
+  void climb(LatencyWorkload w, List<Contender> servers, Map<String, GcLog> gcLogs) throws IOException {
     for (Contender c : servers) {
       if (!plan.serverWarmup().isZero()) {
         log.printf("warming %s on %s for %d ms%n", c.name(), w.label(), plan.serverWarmup().toMillis());
-        run(w, c, 0, Duration.ZERO, plan.serverWarmup());
+        run(w, c, null, 0, Duration.ZERO, plan.serverWarmup());
       }
     }
     double generatorFloor = 0;
     double floorMax = 0;
     for (Contender c : servers) {
-      LoadGenerator.Recorded r = run(w, c, 0, plan.warmup(), plan.duration());
+      Run r = run(w, c, gcLogs.get(c.name()), 0, plan.warmup(), plan.duration());
       double reached = r.measurement().perSecond();
       floorMax = c == servers.get(0) ? reached : floorMax;
       generatorFloor = Math.max(generatorFloor, reached);
       cells.add(new LatencyCell(w.label(), c.name(), 0, 0, r.measurement(), Percentiles.of(r.latency()),
-          new Verdict(0, reached, r.measurement().cpu().clientUtilisation(), Double.NaN)));
+          new Verdict(0, reached, r.measurement().cpu().clientUtilisation(), Double.NaN), r.gc()));
       log.printf("%s %s closed loop: %.0f/s, client CPU %.2f cores%n", w.label(), c.name(), reached,
           cells.get(cells.size() - 1).clientCores());
     }
@@ -72,15 +77,17 @@ final class LatencyLadder {
       }
       boolean errors = false;
       for (Contender c : servers) {
-        LoadGenerator.Recorded r = run(w, c, rate, plan.warmup(), plan.duration());
+        Run r = run(w, c, gcLogs.get(c.name()), rate, plan.warmup(), plan.duration());
         Verdict v = new Verdict(rate, r.measurement().perSecond(), r.measurement().cpu().clientUtilisation(), generatorFloor);
-        LatencyCell cell = new LatencyCell(w.label(), c.name(), share, rate, r.measurement(), Percentiles.of(r.latency()), v);
+        LatencyCell cell = new LatencyCell(w.label(), c.name(), share, rate, r.measurement(), Percentiles.of(r.latency()),
+            v, r.gc());
         cells.add(cell);
-        keep(cell, r);
+        keep(cell, r.recorded());
         errors |= r.measurement().errorCount() > 0;
-        log.printf(Locale.ROOT, "%s %s %d%% (%d/s): reached %.0f/s, p99 %d us, max %d us, errors %d%s%n", w.label(),
+        log.printf(Locale.ROOT, "%s %s %d%% (%d/s): reached %.0f/s, p99 %d us, max %d us, errors %d%s%s%n", w.label(),
             c.name(), share, rate, r.measurement().perSecond(), cell.latency().p99(), cell.latency().max(),
-            r.measurement().errorCount(), v.flagged() ? " FLAGGED: " + v.reasons() : "");
+            r.measurement().errorCount(), r.gc().known() ? String.format(Locale.ROOT, ", GC pauses %d (max %.1f ms)",
+                r.gc().count(), r.gc().maxMs()) : "", v.flagged() ? " FLAGGED: " + v.reasons() : "");
       }
       if (share > 100 && errors) {
         break; // past the floor's maximum, the first rung with errors is the last
@@ -88,11 +95,27 @@ final class LatencyLadder {
     }
   }
 
-  private LoadGenerator.Recorded run(LatencyWorkload w, Contender c, long rate, Duration warmup, Duration duration) {
+  /** A run as the generator recorded it, and the server's GC pauses in its window. */
+  private record Run(LoadGenerator.Recorded recorded, GcPauses gc) {
+    Measurement measurement() {
+      return recorded.measurement();
+    }
+
+    Histogram latency() {
+      return recorded.latency();
+    }
+  }
+
+  private Run run(LatencyWorkload w, Contender c, GcLog gcLog, long rate, Duration warmup, Duration duration)
+      throws IOException {
     String host = destinations.next();
     LoadSpec spec = new LoadSpec(host, c.port(), plan.connections(), w.perConnection(), w.size(), warmup, duration, rate,
         plan.clientLoops(), plan.timeout());
-    return LoadGenerator.run(spec, w.wire(host), Progress.none(), CpuProbe.processes(c.pids()));
+    WindowedProbe window = new WindowedProbe(CpuProbe.processes(c.pids()));
+    LoadGenerator.Recorded r = LoadGenerator.run(spec, w.wire(host), Progress.none(), window);
+    // Read after the run (its answers drained), so the log's file is not read while the window is measured.
+    GcPauses gc = gcLog == null ? GcPauses.NONE : gcLog.pauses(window.startMillis(), window.endMillis());
+    return new Run(r, gc);
   }
 
   /** The run's whole histogram, as HdrHistogram's percentile distribution text (values in microseconds). */

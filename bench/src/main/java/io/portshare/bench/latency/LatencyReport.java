@@ -12,7 +12,9 @@ import java.util.Set;
 /**
  * The latency run's reports from its cells: the raw CSV (every figure, headed by the run's command,
  * commit, machine and load), the text table and the HTML page with one percentile chart per column
- * and rate, the peers on one chart.
+ * and rate, the peers on one chart. When JVM servers ran with a GC log ({@code --jvm}), each table
+ * has their GC pauses in the window beside the percentiles: count, total and longest; without, the
+ * reports are as they were.
  */
 final class LatencyReport {
 
@@ -29,14 +31,19 @@ final class LatencyReport {
   String csv() {
     StringBuilder b = new StringBuilder();
     meta.forEach((k, v) -> b.append("# ").append(k).append(": ").append(v).append('\n'));
-    b.append("column,server,share,asked_per_s,reached_per_s,count,p50_us,p90_us,p99_us,p99.9_us,p99.99_us,max_us,"
-        + "errors,client_cpu_cores,server_cpu_cores,flag\n");
+    boolean gc = gcLogged();
+    b.append("column,server,share,asked_per_s,reached_per_s,count,p50_us,p90_us,p99_us,p99.9_us,p99.99_us,max_us,")
+        .append(gc ? "gc_pauses,gc_pause_total_ms,gc_pause_max_ms," : "")
+        .append("errors,client_cpu_cores,server_cpu_cores,flag\n");
     for (LatencyCell c : cells) {
       Percentiles p = c.latency();
       b.append(String.join(",", c.workload(), c.server(), c.shareLabel(), Long.toString(c.asked()),
           f1(c.measurement().perSecond()), Long.toString(p.count()), Long.toString(p.p50()), Long.toString(p.p90()),
-          Long.toString(p.p99()), Long.toString(p.p999()), Long.toString(p.p9999()), Long.toString(p.max()),
-          errors(c).replace(',', ';'), f2(c.clientCores()), f2(c.serverCores()),
+          Long.toString(p.p99()), Long.toString(p.p999()), Long.toString(p.p9999()), Long.toString(p.max())));
+      if (gc) {
+        b.append(',').append(String.join(",", gcFigures(c.gc())));
+      }
+      b.append(',').append(String.join(",", errors(c).replace(',', ';'), f2(c.clientCores()), f2(c.serverCores()),
           c.closedLoop() ? "" : c.verdict().reasons().replace(',', ';'))).append('\n');
     }
     return b.toString();
@@ -50,8 +57,10 @@ final class LatencyReport {
       List<String[]> rows = new ArrayList<>();
       // One cell names the row (server and share), none is empty: the docs read cells of this table by row
       // and column (io.portshare.kit.RawTable), cells apart by two spaces or more.
-      rows.add(new String[] {"server at share", "asked", "reached", "p50", "p90", "p99", "p99.9", "p99.99", "max",
-          "errors", "client CPU", "server CPU", "flag"});
+      boolean gc = gcLogged();
+      rows.add(row(gc, new String[] {"server at share", "asked", "reached", "p50", "p90", "p99", "p99.9", "p99.99",
+          "max"}, new String[] {"GC pauses", "GC total", "GC max"}, new String[] {"errors", "client CPU", "server CPU",
+          "flag"}));
       for (LatencyCell c : cells) {
         if (!c.workload().equals(w)) {
           continue;
@@ -59,11 +68,15 @@ final class LatencyReport {
         Percentiles p = c.latency();
         String flag = c.closedLoop() ? "closed loop" + (c.verdict().clientBusy() ? ", client busy" : "")
             : c.verdict().flagged() ? FLAGGED + ": " + c.verdict().reasons() : "-";
-        rows.add(new String[] {c.server() + " " + c.shareLabel(), c.closedLoop() ? "-" : Long.toString(c.asked()),
+        rows.add(row(gc, new String[] {c.server() + " " + c.shareLabel(), c.closedLoop() ? "-" : Long.toString(c.asked()),
             f1(c.measurement().perSecond()), ms(p.p50()), ms(p.p90()), ms(p.p99()), ms(p.p999()), ms(p.p9999()),
-            ms(p.max()), errors(c), f2(c.clientCores()), f2(c.serverCores()), flag});
+            ms(p.max())}, gcFigures(c.gc()), new String[] {errors(c), f2(c.clientCores()), f2(c.serverCores()), flag}));
       }
       b.append(grid(rows));
+      if (gc) {
+        b.append("GC: the server's stop-the-world pauses that ended in the window, how many, their total and the "
+            + "longest in ms (concurrent GC work is not a pause); - for a server without a GC log\n");
+      }
       b.append("generator floor (the best closed-loop rate it reached, against any server): ")
           .append(f1(generatorFloor(w))).append("/s\n");
     }
@@ -110,7 +123,8 @@ final class LatencyReport {
         for (LatencyCell c : cells) {
           if (c.workload().equals(w) && c.shareLabel().equals(share)) {
             asked = c.asked();
-            series.add(new PercentileChart.Series(c.server() + (c.verdict().flagged() ? " *" : ""), c.latency().values()));
+            series.add(new PercentileChart.Series(c.server() + gcNote(c.gc()) + (c.verdict().flagged() ? " *" : ""),
+                c.latency().values()));
             if (c.verdict().flagged()) {
               flags.add(c.server() + ": " + c.verdict().reasons());
             }
@@ -137,6 +151,31 @@ final class LatencyReport {
     Map<String, Boolean> seen = new LinkedHashMap<>();
     cells.forEach(c -> seen.put(c.workload(), true));
     return new ArrayList<>(seen.keySet());
+  }
+
+  private boolean gcLogged() {
+    return cells.stream().anyMatch(c -> c.gc().known());
+  }
+
+  /** The text table's and the CSV's GC columns: count, total ms, longest ms; "-" each where not logged. */
+  static String[] gcFigures(GcPauses gc) {
+    if (!gc.known()) {
+      return new String[] {"-", "-", "-"};
+    }
+    return new String[] {Integer.toString(gc.count()), f2(gc.totalMs()), f2(gc.maxMs())};
+  }
+
+  private static String gcNote(GcPauses gc) {
+    return gc.known() ? String.format(Locale.ROOT, " (GC %d, max %.1f ms)", gc.count(), gc.maxMs()) : "";
+  }
+
+  private static String[] row(boolean gc, String[] head, String[] gcCells, String[] tail) {
+    List<String> out = new ArrayList<>(List.of(head));
+    if (gc) {
+      out.addAll(List.of(gcCells));
+    }
+    out.addAll(List.of(tail));
+    return out.toArray(String[]::new);
   }
 
   private static String errors(LatencyCell c) {

@@ -74,10 +74,41 @@ class LatencyReportTest {
   }
 
   @Test
+  void withJvmVariantsEveryTableHasTheGcPausesBesideThePercentilesAndThePeersADash() {
+    Map<String, String> meta = new LinkedHashMap<>();
+    meta.put("command", "deploy/bench.sh latency --jvm g1=-XX:+UseG1GC --jvm parallel=-XX:+UseParallelGC");
+    LatencyCell peer = cell("c-echo", 50, 4000, 4000, 0.3, Map.of(), 40, 80, 150, 300, 700, 800);
+    LatencyCell g1 = withGc(cell("rpc-server[g1]", 50, 4000, 4000, 0.3, Map.of(), 45, 85, 160, 320, 720, 820),
+        new GcPauses(3, 7.5, 4.25));
+    LatencyCell parallel = withGc(cell("rpc-server[parallel]", 50, 4000, 4000, 0.3, Map.of(), 45, 85, 160, 320, 720,
+        820), new GcPauses(0, 0, 0));
+    LatencyReport report = new LatencyReport(meta, List.of(peer, g1, parallel));
+    assertThat(report.csv())
+        .contains("column,server,share,asked_per_s,reached_per_s,count,p50_us,p90_us,p99_us,p99.9_us,p99.99_us,max_us,"
+            + "gc_pauses,gc_pause_total_ms,gc_pause_max_ms,errors,client_cpu_cores,server_cpu_cores,flag\n")
+        .contains("64B|1x,c-echo,50%,4000,4000.0,4000,40,80,150,300,700,800,-,-,-,0,0.30,0.20,")
+        .contains("64B|1x,rpc-server[g1],50%,4000,4000.0,4000,45,85,160,320,720,820,3,7.50,4.25,0,0.30,0.20,")
+        .contains("64B|1x,rpc-server[parallel],50%,4000,4000.0,4000,45,85,160,320,720,820,0,0.00,0.00,0,");
+    String text = report.text();
+    assertThat(text).contains("GC pauses  GC total  GC max", "longest in ms");
+    assertThat(text.lines().filter(l -> l.startsWith("rpc-server[g1] 50%")).findFirst().orElseThrow())
+        .containsPattern("0\\.82 +3 +7\\.50 +4\\.25 +0 ");
+    assertThat(report.html()).contains("rpc-server[g1] (GC 3, max 4.3 ms)", "GC pauses");
+    assertThat(report().csv()).as("without variants, as before").doesNotContain("gc_");
+    assertThat(report().text()).doesNotContain("GC");
+  }
+
+  private static LatencyCell withGc(LatencyCell c, GcPauses gc) {
+    return new LatencyCell(c.workload(), c.server(), c.share(), c.asked(), c.measurement(), c.latency(), c.verdict(), gc);
+  }
+
+  @Test
   void badArgumentsExitWith2AndOneLine() {
     for (String[] args : List.of(new String[] {"latency", "--shares", "0"}, new String[] {"latency", "--past", "90"},
         new String[] {"latency", "--cells", "2k.bin close"}, new String[] {"latency", "--client-loops", "0"},
-        new String[] {"latency", "--server-cpu", "first"})) {
+        new String[] {"latency", "--server-cpu", "first"}, new String[] {"latency", "--jvm", "-XX:+UseG1GC"},
+        new String[] {"latency", "--jvm", "g1=UseG1GC"}, new String[] {"latency", "--jvm", "a=-Xmx1g", "--jvm", "a=-Xmx2g"},
+        new String[] {"latency", "--server-java", "no/such/java"})) {
       ByteArrayOutputStream err = new ByteArrayOutputStream();
       PrintStream saved = System.err;
       System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));

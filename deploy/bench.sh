@@ -30,6 +30,9 @@
 #                                                # floor's closed-loop maximum and past it: nginx, static-server,
 #                                                # C echo, rpc-server, one worker each side (portshare-bench latency;
 #                                                # ~15 min with the defaults); --quick is a ~2 min smoke run
+#   deploy/bench.sh latency --jvm 'g1=-XX:+UseG1GC' --jvm 'parallel=-XX:+UseParallelGC'
+#                                                # the JVM servers once per --jvm NAME=FLAGS (rows SERVER[NAME]),
+#                                                # GC pauses per cell; --server-java JAVA for their java
 #
 # Environment: DURATION (measured per cell, default 5s), WARMUP (default 2s), CONNECTIONS
 # (default 32), ROUNDS (default 1), PORT (servers' port, admin ports PORT+1.., default 19090),

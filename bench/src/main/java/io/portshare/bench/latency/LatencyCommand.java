@@ -174,10 +174,11 @@ public final class LatencyCommand implements Callable<Integer> {
     pinning.client();
     meta.put("load average at start", Machine.loadAverage());
     meta.put("servers", "one worker each: nginx worker_processes 1, C echo -t 1, static-server and rpc-server "
-        + "--instances 1 --mode reuseport (JVM flags: " + serverJvmOptions + ")");
+        + "--instances 1 --mode reuseport (JVM flags: " + serverJvmOptions
+        + (serverJava != null ? "; java: " + serverJava : "") + ")");
     if (!variants.isEmpty()) {
       meta.put("JVM variants", variants.stream().map(v -> v.name() + ": " + String.join(" ", v.flags()))
-          .collect(Collectors.joining("; ")) + " (after the JVM flags above; java: " + java + ")");
+          .collect(Collectors.joining("; ")) + " (after the JVM flags above)");
     }
     meta.put("pinning", pinning.describe());
     meta.put("load", "this generator (raw Netty, " + clientLoops + " event loop(s)), " + connections + " connections; "
@@ -245,8 +246,8 @@ public final class LatencyCommand implements Callable<Integer> {
         continue;
       }
       for (JvmVariant v : variants) {
-        GcLog log = new GcLog(logs.resolve((v.row(name) + "-" + w.label()).replaceAll("[^A-Za-z0-9.-]+", "_") + "-gc.log")
-            .toAbsolutePath());
+        String file = (name + "-" + v.name() + "-" + w.label()).replaceAll("[^A-Za-z0-9.-]+", "_") + "-gc.log";
+        GcLog log = new GcLog(logs.resolve(file).toAbsolutePath());
         List<String> flags = new ArrayList<>(v.flags());
         flags.add(log.jvmFlag());
         rows.add(new Contenders.Spec(v.row(name), name, null, null, List.copyOf(flags), List.of()));

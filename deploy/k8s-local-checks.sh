@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The checks of `deploy/k8s.sh local-test`, made against the running containers (their processes,
 # cgroups, sockets and answers), each compared with what the rendered manifest asks for.
-# Run by deploy/k8s-local.sh with WORK (its dev.yaml, bench-pod.yaml) and SERVICES (the Deployments
-# dev.yaml renders) set, the pods of k8s/overlays/dev playing. Every service gets the container and
+# Run by deploy/k8s-local.sh with WORK (its dev.yaml, bench-pod.yaml), SERVICES (the Deployments
+# dev.yaml renders), IMAGE_TAG (the tag it built and rendered) and IMAGE_REVISION (the commit) set,
+# the pods of k8s/overlays/dev playing. Every service gets the container and
 # stop checks; static-server, rpc-server and the bench Job also get their own answers checked; a
 # Prometheus scrapes every pod from before the bench until the stops, then is asked every query of
 # the dashboard and every alert expression (MonitoringCheck, as MonitoringTest does), and the latency
@@ -15,6 +16,8 @@ set -uo pipefail
 root="$portshare_root"
 work="$WORK"
 services="$SERVICES"
+image_tag="$IMAGE_TAG"
+image_revision="$IMAGE_REVISION"
 connections="${CONNECTIONS:-10000}"
 failures=0
 
@@ -107,6 +110,29 @@ check_container() {
   done
 }
 
+# The container runs the image of this build, not an older one of the same name: the manifest's
+# image and version label, the image podman started and that image's OCI labels all say IMAGE_TAG,
+# and its revision label is this commit. KIND and NAME find the manifest (a Deployment of dev.yaml,
+# the bench Pod), CONTAINER is podman's.
+check_image() {
+  local kind="$1" name="$2" c="$3" file=dev.yaml image id label
+  [ "$kind" = Pod ] && file=bench-pod.yaml
+  image="$(yq -r --arg k "$kind" --arg n "$name" 'select(.kind == $k and .metadata.name == $n)
+      | (.spec.template.spec // .spec).containers[0].image' "$work/$file")"
+  expect "$name manifest image tag" "$image_tag" "${image##*:}"
+  expect "$name manifest app.kubernetes.io/version" "$image_tag" "$(yq -r --arg k "$kind" --arg n "$name" \
+      'select(.kind == $k and .metadata.name == $n) | (.spec.template.metadata // .metadata).labels["app.kubernetes.io/version"]' \
+      "$work/$file")"
+  image="$(podman inspect --format '{{.ImageName}}' "$c")"
+  expect "$name running image tag" "$image_tag" "${image##*:}"
+  id="$(podman inspect --format '{{.Image}}' "$c")"
+  for label in version revision; do
+    expect "$name image label org.opencontainers.image.$label" \
+      "$([ "$label" = version ] && echo "$image_tag" || echo "$image_revision")" \
+      "$(podman image inspect --format "{{index .Labels \"org.opencontainers.image.$label\"}}" "$id")"
+  done
+}
+
 check_static_site() {
   local ip cm name
   ip="$(ip_of static-server)"
@@ -138,6 +164,7 @@ check_bench() {
   if ! podman kube play --quiet "$work/bench-pod.yaml" > "$work/bench-play.log" 2>&1; then
     fail "bench pod did not start: $(tail -1 "$work/bench-play.log")"; return
   fi
+  check_image Pod bench-rpc "$c"
   code="$(timeout 300 podman wait "$c" 2>/dev/null || echo timeout)"
   podman logs "$c" > "$work/bench.log" 2>&1
   expect "bench pod exit code" 0 "$code"
@@ -327,7 +354,7 @@ check_stop() {
   fi
 }
 
-for s in $services; do check_container "$s"; done
+for s in $services; do check_container "$s"; check_image Deployment "$s" "$(ctr "$s")"; done
 echo "== answers"
 start_prometheus
 check_static_site

@@ -3,16 +3,18 @@
 # (called by deploy/k8s.sh local | local-test | local-down):
 #   1. a base image made from Debian's packages with mmdebstrap (OpenJDK 17), cached under
 #      target/image-base/ (delete it to rebuild);
-#   2. k8s/overlays/dev (and bench, for its Job) rendered with kubectl kustomize;
+#   2. k8s/overlays/dev (and bench, for its Job) rendered by deploy/k8s.sh render, every image at
+#      the checkout's tag VERSION-COMMIT[-dirty] (deploy/image-tag.sh);
 #   3. the image of every service the dev overlay renders (each Deployment's, so a service that
 #      deploy/new-service.sh added to k8s/base is one of them) and the bench Job's, built on that
-#      base by Jib, offline, and loaded;
+#      base by Jib, offline, with that tag and the commit as labels, and loaded;
 #   4. the dev overlay played with `podman kube play`;
 #   local-test then checks the running pods (deploy/k8s-local-checks.sh): among the checks, the bench
 #   Job's pod against rpc-server, and Debian's prometheus scraping the pods, asked every dashboard
 #   query and alert expression.
-# The images keep their names (portshare-SERVICE:VERSION resolve to the loaded localhost/ images),
-# so the manifests are played exactly as rendered. podman plays Pods and Deployments (one pod
+# The images keep their names (portshare-SERVICE:VERSION-COMMIT resolve to the loaded localhost/
+# images), so the manifests are played exactly as rendered; local-test checks that every container
+# runs the image of this build (its tag and its labels). podman plays Pods and Deployments (one pod
 # each) with their ConfigMaps; it ignores Services, the HPA, PodDisruptionBudgets and
 # NetworkPolicies (see k8s/README.md for what this run proves and what only a cluster can).
 # Needs: podman (runc), mmdebstrap (first run), kubectl 1.30+, yq (the jq wrapper), curl, nsenter;
@@ -25,6 +27,11 @@ base_dir="$root/target/image-base"
 # Debian's OpenJDK 17 headless JRE on a minimal bookworm; the cache key is this recipe.
 base_suite=bookworm
 base_packages=openjdk-17-jre-headless,ca-certificates
+# One tag for the renders and the images, taken once: the tree may change while the build runs.
+. "$root/deploy/lib.sh"
+IMAGE_TAG="$(portshare_image_tag)"
+export IMAGE_TAG
+revision="$("$root/deploy/image-tag.sh" revision)"
 
 die() { echo "k8s local: $*" >&2; exit 1; }
 
@@ -100,8 +107,9 @@ images() {
   local tar modules
   tar="$(base_image)"
   modules="$(image_modules | paste -sd, -)"
-  echo "k8s local: building the images of ${modules//,/, } (Jib, base tar://$tar)" >&2
+  echo "k8s local: building the images of ${modules//,/, } at $IMAGE_TAG (Jib, base tar://$tar)" >&2
   (cd "$root" && ./mvnw -B -q -Pimage package -DskipTests "-Dimage.base=tar://$tar" \
+      "-Dimage.tag=$IMAGE_TAG" "-Dimage.revision=$revision" \
       "-Djib.from.platforms=linux/$(arch)" -pl "$modules,services/system-tests" -am) >&2
   for m in $(image_modules); do
     podman load --quiet -i "$root/$m/target/jib-image.tar" >&2
@@ -109,8 +117,8 @@ images() {
 }
 
 render() {
-  kubectl kustomize "$root/k8s/overlays/dev" > "$work/dev.yaml"
-  kubectl kustomize "$root/k8s/overlays/bench" > "$work/bench.yaml"
+  "$root/deploy/k8s.sh" render dev > "$work/dev.yaml"
+  "$root/deploy/k8s.sh" render bench > "$work/bench.yaml"
 }
 
 # podman plays Pods, not Jobs: the bench Job's pod template becomes a Pod of the same spec. The
@@ -200,7 +208,7 @@ case "${1:-}" in
     need java prometheus
     trap 'down' EXIT
     up
-    WORK="$work" SERVICES="$(services)" bash "$root/deploy/k8s-local-checks.sh"
+    WORK="$work" SERVICES="$(services)" IMAGE_REVISION="$revision" bash "$root/deploy/k8s-local-checks.sh"
     ;;
   # The pods of the last render; with none left (a clean target/), the tree's own.
   local-down) need podman yq; podman_env; [ -f "$work/dev.yaml" ] || { need kubectl; render; }; down ;;

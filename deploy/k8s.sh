@@ -5,13 +5,18 @@
 #   deploy/k8s.sh render dev|prod|bench   print the manifests, touch nothing
 #   deploy/k8s.sh bench  [bench]          run the bench Job against rpc-server and print its log
 # KUBECTL picks the kubectl binary; extra arguments go to kubectl (e.g. --context NAME).
+# Every portshare image is deployed at one tag, VERSION-COMMIT[-dirty]: the checkout's own
+# (deploy/image-tag.sh), or IMAGE_TAG=0.1.0-1a2b3c4 for a release built elsewhere. The overlay is
+# rendered through a kustomization that sets it (images: newTag) and labels every object
+# app.kubernetes.io/version with it; a tag that names no commit (0.1.0-SNAPSHOT) exits 2.
 # Without a cluster, the dev overlay's pods run in podman (deploy/k8s-local.sh):
 #   deploy/k8s.sh local                   build the images, play the pods, print their addresses
 #   deploy/k8s.sh local-test              the same, check the running containers, tear down
 #   deploy/k8s.sh local-down              remove the pods
 set -euo pipefail
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
+. "$(dirname "$0")/lib.sh"
+root="$portshare_root"
 kubectl="${KUBECTL:-kubectl}"
 
 usage() {
@@ -35,6 +40,8 @@ fi
 dir="$root/k8s/overlays/$overlay"
 [ -f "$dir/kustomization.yaml" ] || { echo "k8s: no overlay \"$overlay\" (k8s/overlays/)" >&2; usage; }
 command -v "$kubectl" >/dev/null || { echo "k8s: $kubectl not found; install kubectl 1.30 or newer" >&2; exit 1; }
+tag="$(portshare_image_tag)"
+dir="$(portshare_tagged "$overlay" "$tag")"
 
 case "$action" in
   render) exec "$kubectl" kustomize "$dir" ;;

@@ -65,3 +65,45 @@ portshare_bench_exec() {
   PORTSHARE_BENCH_NETNS=$ns ip netns exec "$ns" "$@" || rc=$?
   exit "$rc"
 }
+
+# The tag of the images this checkout builds (deploy/image-tag.sh), or IMAGE_TAG when the caller
+# names a release: VERSION-COMMIT with an optional -dirty, anything else (0.1.0-SNAPSHOT, latest)
+# exits 2, as a tag that names no commit lets a node run an older image of the same tag.
+portshare_image_tag() {
+  local tag="${IMAGE_TAG:-}"
+  [ -n "$tag" ] || tag="$("$portshare_root/deploy/image-tag.sh")" || return 1
+  if ! [[ "$tag" =~ ^[0-9A-Za-z._-]+-[0-9a-f]{7,40}(-dirty)?$ ]] || [ "${#tag}" -gt 128 ]; then
+    echo "$(basename "$0"): IMAGE_TAG=$tag: an image tag is VERSION-COMMIT[-dirty] as deploy/image-tag.sh prints it (e.g. 0.1.0-1a2b3c4)" >&2
+    exit 2
+  fi
+  echo "$tag"
+}
+
+# portshare_tagged OVERLAY TAG
+#   prints a kustomization (under target/) that is k8s/overlays/OVERLAY with every portshare image
+#   at TAG (kustomize's images: newTag, after any newName the overlay gives) and every object labelled
+#   app.kubernetes.io/version: TAG, pod templates included. deploy/k8s.sh renders and applies it.
+portshare_tagged() {
+  local overlay="$1" tag="$2" dir names
+  dir="$portshare_root/target/k8s-tagged/$overlay"
+  mkdir -p "$dir"
+  # The images as the overlay names them (a registry of its newName included), without their tags.
+  names="$("${KUBECTL:-kubectl}" kustomize "$portshare_root/k8s/overlays/$overlay" \
+    | sed -n 's/^[[:space:]]*\(- \)\{0,1\}image: *//p' | sed 's/:[^:/]*$//' \
+    | awk -F/ '$NF ~ /^portshare-/ && !seen[$0]++')"
+  {
+    echo "# written by deploy/k8s.sh: k8s/overlays/$overlay at image tag $tag"
+    echo "apiVersion: kustomize.config.k8s.io/v1beta1"
+    echo "kind: Kustomization"
+    echo "resources:"
+    echo "  - ../../../k8s/overlays/$overlay"
+    echo "images:"
+    for n in $names; do printf '  - name: %s\n    newTag: %s\n' "$n" "$tag"; done
+    echo "labels:"
+    echo "  - pairs:"
+    echo "      app.kubernetes.io/version: $tag"
+    echo "    includeSelectors: false"
+    echo "    includeTemplates: true"
+  } > "$dir/kustomization.yaml"
+  echo "$dir"
+}

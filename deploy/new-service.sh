@@ -404,7 +404,7 @@ grep -q "^  - $module\$" "$root/k8s/base/kustomization.yaml" \
 # The prod overlay is where every image is pointed at a registry: one more entry there.
 grep -q "^  - name: portshare-$module\$" "$root/k8s/overlays/prod/kustomization.yaml" \
   || append_to_list "$root/k8s/overlays/prod/kustomization.yaml" "images:" \
-    "  - name: portshare-$module"$'\n'"    newTag: 0.1.0-SNAPSHOT"
+    "  - name: portshare-$module"$'\n'"    newName: portshare-$module"
 
 echo "$me: wrote $module/ ($pkg), k8s/base/$module/, deploy/systemd/portshare-$name@.{service,socket};" \
   "added $module to pom.xml, k8s/base and the prod overlay's images"

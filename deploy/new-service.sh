@@ -342,6 +342,8 @@ EOF
 
 cat > "$root/k8s/base/$module/kustomization.yaml" <<EOF
 # $module on its own: \`kubectl apply -k k8s/base/$module\` deploys just this service.
+# Its image is :untagged here: a kustomization listing this one sets the build's tag (images: newTag),
+# as deploy/k8s.sh does for the overlays (k8s/README.md, "Image tags").
 apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
 
@@ -411,5 +413,5 @@ echo "$me: wrote $module/ ($pkg), k8s/base/$module/, deploy/systemd/portshare-$n
 echo "  build and test it:  ./mvnw -B -pl $module -am verify"
 echo "  run it:             java -jar $module/target/portshare-$module.jar   (HTTP on :$port, admin on :$admin)"
 echo "  ask it:             curl localhost:$port/hello; curl localhost:$port/   (routes: $module/src/main/java/io/portshare/$name/${class}Routes.java)"
-echo "  its manifests:      kubectl kustomize k8s/base/$module   (deploys alone: kubectl apply -k k8s/base/$module)"
+echo "  its manifests:      kubectl kustomize k8s/base/$module   (alone, at a tag you set: k8s/README.md, \"Image tags\")"
 echo "  with the others:    deploy/k8s.sh render dev|prod   (deploy/k8s.sh apply dev deploys them)"

@@ -116,6 +116,9 @@ class NewServiceTest {
       ManifestSchemaTest.checkKustomization(root, dir);
     }
     ManifestSchemaTest.checkOverlays(root);
+    for (String overlay : List.of("dev", "prod")) {
+      ManifestTagTest.checkTagged(ManifestTagTest.render(root, overlay, "0.1.0-1a2b3c4"), "0.1.0-1a2b3c4");
+    }
     Path checks = Files.createTempDirectory(root, "checks");
     ManifestSchemaTest.checkServiceMonitor(root);
     for (String overlay : ManifestSchemaTest.overlays(root)) {
@@ -161,7 +164,8 @@ class NewServiceTest {
         .allSatisfy(o -> assertThat(o.getMetadata().getName()).isEqualTo(MODULE));
     Deployment d = ManifestSchemaTest.of(objects, Deployment.class).get(0);
     Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
-    assertThat(c.getImage()).isEqualTo("portshare-" + MODULE + ":0.1.0-SNAPSHOT");
+    // Untagged until deployed: deploy/k8s.sh sets the build's tag (ManifestTagTest, checkOverlays below).
+    assertThat(c.getImage()).isEqualTo("portshare-" + MODULE + ":untagged");
     assertThat(c.getArgs()).containsExactly("--config", "/etc/portshare/" + NAME + ".yaml");
     assertThat(c.getPorts()).extracting(ContainerPort::getName, ContainerPort::getContainerPort)
         .containsExactly(tuple("http", 8000),

@@ -42,9 +42,10 @@ dir="$root/k8s/overlays/$overlay"
 command -v "$kubectl" >/dev/null || { echo "k8s: $kubectl not found; install kubectl 1.30 or newer" >&2; exit 1; }
 tag="$(portshare_image_tag)"
 dir="$(portshare_tagged "$overlay" "$tag")"
+trap 'rm -rf "$dir"' EXIT
 
 case "$action" in
-  render) exec "$kubectl" kustomize "$dir" ;;
+  render) "$kubectl" kustomize "$dir" ;;
   apply)
     "$kubectl" apply -k "$dir" "$@"
     ns="$("$kubectl" kustomize "$dir" | sed -n 's/^  namespace: //p' | head -1)"

@@ -82,11 +82,12 @@ portshare_image_tag() {
 # portshare_tagged OVERLAY TAG
 #   prints a kustomization (under target/) that is k8s/overlays/OVERLAY with every portshare image
 #   at TAG (kustomize's images: newTag, after any newName the overlay gives) and every object labelled
-#   app.kubernetes.io/version: TAG, pod templates included. deploy/k8s.sh renders and applies it.
+#   app.kubernetes.io/version: TAG, pod templates included. deploy/k8s.sh renders and applies it,
+#   then removes it; a directory of its own per call, so runs at different tags do not mix.
 portshare_tagged() {
   local overlay="$1" tag="$2" dir names
-  dir="$portshare_root/target/k8s-tagged/$overlay"
-  mkdir -p "$dir"
+  mkdir -p "$portshare_root/target/k8s-tagged"
+  dir="$(mktemp -d "$portshare_root/target/k8s-tagged/$overlay.XXXXXX")"
   # The images as the overlay names them (a registry of its newName included), without their tags.
   names="$("${KUBECTL:-kubectl}" kustomize "$portshare_root/k8s/overlays/$overlay" \
     | sed -n 's/^[[:space:]]*\(- \)\{0,1\}image: *//p' | sed 's/:[^:/]*$//' \

@@ -20,6 +20,9 @@
 #                                                # a transaction's CPU goes (deploy/bench-profile.sh, ~1 min)
 #   deploy/bench.sh seeds                        # the five source experiments beside their published tables (~20 min)
 #   deploy/bench.sh seeds --seed 000             # one of them; --published for the published lengths
+#   deploy/bench.sh seeds --seed 004 --published --rounds 3 --workers 1   # static-server epoll against io_uring
+#                                                # past saturation: 3 alternated rounds of 10 s windows, one server
+#                                                # worker beside the one-loop generator (~6 min; --overload-shares)
 #   deploy/bench.sh figures [--check]            # the docs' figures written again from their raw files
 #                                                # (io.portshare.kit.Figures; --check only says which page differs)
 #   deploy/bench.sh ledger                       # what one connection costs each server at the floor, one worker

@@ -53,9 +53,12 @@ final class Conditions {
             + "; -s is N processes accepting on one socket (socket activation and the supervisor hand the same socket "
             + "to each)";
       }
-      case "004" -> "published: sender and receiver on separate machines over 1 Gb Ethernet (e1000), a trivial "
-          + "epoll web server against a kevent one; here " + shared + ", static-server on epoll against io_uring "
-          + "(the newer mechanism today), " + plan.churnRounds() + " runs";
+      case "004" -> "published: httperf on a separate machine over 1 Gb Ethernet (e1000) at 3,000 connections/s, a "
+          + "trivial epoll web server against a kevent one; here " + shared + ", static-server on epoll against "
+          + "io_uring (the newer mechanism today), " + plan.workers() + " workers each, loaded by this bench's "
+          + "open-loop generator (" + plan.overload().clientLoops() + " event loop(s)) at " + plan.overload().shares()
+          + "% of the faster transport's closed-loop maximum measured in the same run, " + plan.overload().rounds()
+          + " round(s)";
       default -> throw new IllegalArgumentException("no seed " + seed);
     };
   }

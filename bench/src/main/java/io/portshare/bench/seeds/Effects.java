@@ -128,26 +128,9 @@ final class Effects {
         ours[0] == ours[1], "");
   }
 
-  /** 004: the newer mechanism serves more requests/s with fewer errors than epoll. */
+  /** 004: the newer mechanism serves more requests/s with fewer errors, under overload. */
   static Effect churn(Table published, Table here) {
-    String claim = "seed 004: the newer event mechanism serves more requests/s than epoll, with fewer errors";
-    Cell pe = published.rows().get(0).cells().get(0);
-    Cell pk = published.rows().get(1).cells().get(0);
-    String pubText = String.format(Locale.ROOT, "kevent/epoll requests/s %.2f, errors %.0f against %.0f",
-        pk.median("requestsPerSecond") / pe.median("requestsPerSecond"), pk.median("errors"), pe.median("errors"));
-    if (here == null) {
-      return new Effect("004", claim, pubText, "-", null, "not run");
-    }
-    Cell e = cell(here, ConnectionChurn.EPOLL, null);
-    Cell u = cell(here, ConnectionChurn.IO_URING, null);
-    if (e == null || u == null) {
-      return new Effect("004", claim, pubText, "-", null, "io_uring or epoll did not run on this kernel");
-    }
-    double ratio = u.median("requestsPerSecond") / e.median("requestsPerSecond");
-    String text = String.format(Locale.ROOT, "io_uring/epoll requests/s %.2f, errors %.0f against %.0f", ratio,
-        u.median("errors"), e.median("errors"));
-    boolean shown = ratio > 1 && u.median("errors") < e.median("errors");
-    return new Effect("004", claim, pubText, text, shown, "");
+    return OverloadEffect.of(published, here);
   }
 
   // ---- figures from tables

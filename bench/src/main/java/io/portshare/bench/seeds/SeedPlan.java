@@ -24,7 +24,7 @@ public record SeedPlan(
     List<Integer> rpcWorkers, List<String> rpcModes, Duration rpcDuration, Duration rpcWarmup, int rpcConnections,
     int rpcRounds,
     // 004
-    int churnConnections, int churnRate, int churnRounds,
+    OverloadPlan overload,
     // servers and tools
     int workers, Duration serverWarmup, int port, Path staticJar, Path rpcJar, List<String> jvmOptions,
     List<String> serverArgs, String nginx, Path nginxTemplate, String wrk, String httperf, Path cEcho, Path cLoad,

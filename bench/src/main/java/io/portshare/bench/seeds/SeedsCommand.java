@@ -1,5 +1,9 @@
 package io.portshare.bench.seeds;
 
+import static io.portshare.bench.seeds.PlanChecks.needs;
+import static io.portshare.bench.seeds.PlanChecks.positive;
+import static io.portshare.bench.seeds.PlanChecks.requireFile;
+
 import io.portshare.bench.results.Machine;
 import io.portshare.bench.results.Metric;
 import io.portshare.bench.results.OutDir;
@@ -9,7 +13,6 @@ import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
 import io.portshare.bench.server.ServerArgs;
 import io.portshare.bench.staticfiles.HttpTools;
-import io.portshare.bench.staticfiles.Tools;
 import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,9 +37,11 @@ import picocli.CommandLine.Spec;
         + "published table, with the effect each seed found and whether this run shows it.",
         "000: 30,000 concurrent Connection: close connections (wrk), one socket against a socket per worker; "
             + "001: parallel httperf sessions, the accept path; 002: sendfile against copying over loopback, three "
-            + "CPU pinnings; 003: the RPC table at 1-16 workers; 004: httperf --num-conns 30000 --rate 3000, epoll "
-            + "against io_uring.",
-        "Defaults take about 20 minutes on 2 CPUs; --published runs the published lengths. Writes table.txt, "
+            + "CPU pinnings; 003: the RPC table at 1-16 workers; 004: static-server --transport epoll against "
+            + "io_uring past saturation, one request per connection: each one's closed-loop maximum, then open-loop "
+            + "rates beyond it.",
+        "Defaults take about 20 minutes on 2 CPUs; --published runs the published lengths (000: 2-minute runs; "
+            + "001: 4 httperf rounds; 004: 10 s windows). Writes table.txt, "
             + "results.json, results.csv and report.html under --out/<timestamp>-seeds/."})
 public final class SeedsCommand implements Callable<Integer> {
 
@@ -49,44 +54,15 @@ public final class SeedsCommand implements Callable<Integer> {
   List<String> seeds;
 
   @Option(names = "--published",
-      description = "the published lengths: 2-minute runs in 000, 4 httperf rounds in 001 and 004")
+      description = "the published lengths: 2-minute runs in 000, 4 httperf rounds in 001, 10 s windows in 004 (the "
+          + "published run: 30,000 connections at 3,000/s)")
   boolean published;
 
-  @Option(names = "--connections", defaultValue = "30000",
-      description = "000: concurrent connections in all (default: ${DEFAULT-VALUE})")
-  int connections;
-
-  /**
-   * Connections one wrk process (one destination address) is given by default. connect() picks its
-   * local port from about half the ephemeral range first (ports of one parity: 14,116 of 28,232 here);
-   * past that, every connect() scans the range. Measured on a 2-CPU machine, one wrk process
-   * with Connection: close: 10,000 connections 6,885 requests/s; 15,000 connections 376 requests/s,
-   * the process in system time for 7.0 s of its 7.3 s.
-   */
-  static final int CONNECTIONS_PER_WRK = 7_500;
-  /** The most connections one wrk process may be given: below the half range, with room for TIME_WAIT. */
-  static final int MAX_CONNECTIONS_PER_WRK = 10_000;
-
-  @Option(names = "--wrk-processes",
-      description = "000: wrk processes sharing the connections, one thread and one 127.0.0.x destination each "
-          + "(default: one per " + CONNECTIONS_PER_WRK + " connections; at most " + MAX_CONNECTIONS_PER_WRK
-          + " connections each)")
-  Integer wrkProcessesGiven;
-
-  @Option(names = "--sizes", split = ",", defaultValue = "1k.bin,8k.bin,16k.bin,24k.bin",
-      description = "000: files (default: ${DEFAULT-VALUE})")
-  List<String> sizes;
-
-  @Option(names = "--duration", description = "000: each wrk run (default: 10s; --published: 2m)")
-  Duration duration;
-
-  @Option(names = "--wrk-timeout",
-      description = "000: wrk's --timeout; a request unanswered that long counts as a timeout (default: the run's "
-          + "length + 30s, so that every response, however late, counts in the latency; the storm cell uses 5s)")
-  Duration wrkTimeout;
+  @Mixin
+  CloseStormOptions closeStorm = new CloseStormOptions();
 
   @Option(names = "--rounds", defaultValue = "1",
-      description = "000, 002 and 003: rounds, the order alternating (default: ${DEFAULT-VALUE})")
+      description = "000, 002, 003 and 004: rounds, the order alternating (default: ${DEFAULT-VALUE})")
   int rounds;
 
   @Option(names = "--httperfs", description = "001: parallel httperf processes (default: 2 per CPU; the seed ran 16)")
@@ -96,11 +72,11 @@ public final class SeedsCommand implements Callable<Integer> {
       description = "001: sessions per httperf, --wsess=N,1,1 (default: ${DEFAULT-VALUE})")
   int sessions;
 
-  @Option(names = "--httperf-rounds", description = "001 and 004: rounds (default: 2; --published: 4)")
+  @Option(names = "--httperf-rounds", description = "001: rounds (default: 2; --published: 4)")
   Integer httperfRounds;
 
   @Option(names = "--httperf-limit", defaultValue = "90s",
-      description = "001 and 004: most time an httperf run may take; at the limit it stops and reports what it did "
+      description = "001: most time an httperf run may take; at the limit it stops and reports what it did "
           + "(default: ${DEFAULT-VALUE})")
   Duration httperfLimit;
 
@@ -131,11 +107,8 @@ public final class SeedsCommand implements Callable<Integer> {
   @Option(names = "--rpc-connections", defaultValue = "32", description = "003: connections (default: ${DEFAULT-VALUE})")
   int rpcConnections;
 
-  @Option(names = "--num-conns", defaultValue = "30000", description = "004: httperf --num-conns (default: ${DEFAULT-VALUE})")
-  int numConns;
-
-  @Option(names = "--rate", defaultValue = "3000", description = "004: httperf --rate (default: ${DEFAULT-VALUE})")
-  int rate;
+  @Mixin
+  OverloadOptions overload = new OverloadOptions();
 
   @Option(names = "--workers", description = "000, 001, 004: static-server workers and nginx workers (default: CPUs)")
   Integer workers;
@@ -245,14 +218,11 @@ public final class SeedsCommand implements Callable<Integer> {
       }
     }
     int cpus = Runtime.getRuntime().availableProcessors();
-    Duration closeDuration = duration != null ? duration : published ? Duration.ofMinutes(2) : Duration.ofSeconds(10);
+    Duration closeDuration = closeStorm.duration(published);
     int httperfRuns = httperfRounds != null ? httperfRounds : published ? 4 : 2;
     int parallel = httperfs != null ? httperfs : 2 * cpus;
     int w = workers != null ? workers : cpus;
-    positive("--connections", connections);
-    int wrkProcesses = wrkProcessesGiven != null ? wrkProcessesGiven
-        : (connections + CONNECTIONS_PER_WRK - 1) / CONNECTIONS_PER_WRK;
-    positive("--wrk-processes", wrkProcesses);
+    int wrkProcesses = closeStorm.wrkProcesses();
     positive("--rounds", rounds);
     positive("--httperfs", parallel);
     positive("--sessions", sessions);
@@ -260,33 +230,13 @@ public final class SeedsCommand implements Callable<Integer> {
     positive("--files", files);
     positive("--file-kib", fileKib);
     positive("--rpc-connections", rpcConnections);
-    positive("--num-conns", numConns);
-    positive("--rate", rate);
+    OverloadPlan overloadPlan = overload.plan(published, rounds);
     positive("--workers", w);
-    if (closeDuration.toSeconds() < 1) {
-      throw new IllegalArgumentException("invalid value for --duration: " + closeDuration + "; wrk needs at least 1s");
-    }
-    // At 30,000 connections on 2 CPUs responses take seconds, and wrk's own default of 2 s would drop
-    // the slowest from the figures.
-    Duration timeout = wrkTimeout != null ? wrkTimeout : closeDuration.plusSeconds(30);
-    if (timeout.toSeconds() < 1) {
-      throw new IllegalArgumentException("invalid value for --wrk-timeout: " + wrkTimeout + "; wrk needs at least 1s");
-    }
     if (transfer.isZero() || transfer.isNegative()) {
       throw new IllegalArgumentException("invalid value for --transfer: " + transfer + "; expected more than 0");
     }
     if (rpcDuration.isZero() || rpcDuration.isNegative()) {
       throw new IllegalArgumentException("invalid value for --rpc-duration: " + rpcDuration + "; expected more than 0");
-    }
-    if ((connections + wrkProcesses - 1) / wrkProcesses > MAX_CONNECTIONS_PER_WRK) {
-      throw new IllegalArgumentException("invalid value for --wrk-processes: " + wrkProcesses + "; " + connections
-          + " connections need at least " + (connections + MAX_CONNECTIONS_PER_WRK - 1) / MAX_CONNECTIONS_PER_WRK
-          + " processes (one destination gives connect() about half the ephemeral ports)");
-    }
-    for (String s : sizes) {
-      if (!s.matches("\\d+k\\.bin")) {
-        throw new IllegalArgumentException("invalid value for --sizes: \"" + s + "\"; expected Nk.bin");
-      }
     }
     for (int n : rpcWorkers) {
       if (n < 1 || n > 64) {
@@ -318,43 +268,23 @@ public final class SeedsCommand implements Callable<Integer> {
     }
     String nginxBin = needsStatic ? tools.nginx() : null;
     Path nginxTemplate = needsStatic ? tools.nginxTemplate() : null;
-    // 000 loads with wrk; 001 and 004 warm static-server with it.
+    // 000 loads with wrk; 001 and 004 warm static-server with it (004 loads with this bench's generator).
     String wrkBin = chosen.stream().anyMatch(List.of("000", "001", "004")::contains) ? tools.wrk() : null;
-    String httperfBin = needs(chosen, List.of("001", "004"), "httperf", "install httperf (apt-get install httperf)");
+    String httperfBin = needs(chosen, List.of("001"), "httperf", "install httperf (apt-get install httperf)");
     needs(chosen, List.of("000", "003"), "systemd-socket-activate", "install systemd (apt-get install systemd)");
     needs(chosen, List.of("002"), "taskset", "install util-linux");
     List<String> jvm = serverJvmOptions.isBlank() ? List.of() : Arrays.asList(serverJvmOptions.trim().split("\\s+"));
     List<String> extra = new ArrayList<>();
     extra.addAll(serverArgs.list());
     String java = ProcessHandle.current().info().command().orElse("java");
-    return new SeedPlan(chosen, connections, wrkProcesses, sizes, closeDuration, timeout, rounds,
+    return new SeedPlan(chosen, closeStorm.connections, wrkProcesses, closeStorm.sizes(), closeDuration,
+        closeStorm.wrkTimeout(closeDuration), rounds,
         parallel, sessions, httperfRuns, httperfLimit,
         files, fileKib, transfer, rounds,
         rpcWorkers, modes, rpcDuration, rpcWarmup, rpcConnections, rounds,
-        numConns, rate, httperfRuns,
+        overloadPlan,
         w, serverWarmup, port, staticJar, rpcJar, jvm, extra, nginxBin, nginxTemplate, wrkBin, httperfBin, cEcho, cLoad,
         java, System.getProperty("java.class.path"), Path.of(System.getProperty("java.io.tmpdir")),
         reports.shared("servers"), ThreadLocalRandom.current().nextInt(2, 255));
-  }
-
-  /** The tool's path when one of {@code seeds} is chosen and needs it; null when none is. */
-  private static String needs(List<String> chosen, List<String> seeds, String tool, String how) {
-    if (chosen.stream().noneMatch(seeds::contains)) {
-      return null;
-    }
-    return Tools.find(tool).orElseThrow(() -> new IllegalArgumentException(tool + " not found on PATH (seeds "
-        + String.join(", ", seeds.stream().filter(chosen::contains).toList()) + " need it); " + how));
-  }
-
-  private static void requireFile(String flag, Path p, String how) {
-    if (!Files.isRegularFile(p)) {
-      throw new IllegalArgumentException("invalid value for " + flag + ": no file at " + p + "; " + how);
-    }
-  }
-
-  private static void positive(String flag, int v) {
-    if (v < 1) {
-      throw new IllegalArgumentException("invalid value for " + flag + ": " + v + "; expected at least 1");
-    }
   }
 }

@@ -3,8 +3,11 @@ package io.portshare.bench.seeds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.bench.BenchMain;
+import io.portshare.bench.results.Cell;
+import io.portshare.bench.results.Metric;
 import io.portshare.bench.results.Results;
 import io.portshare.bench.results.ResultsJson;
+import io.portshare.bench.results.Row;
 import io.portshare.bench.results.Table;
 import io.portshare.bench.staticfiles.Tools;
 import io.portshare.kit.Ci;
@@ -55,7 +58,9 @@ class SeedsCommandTest {
         "--files", "3", "--file-kib", "64", "--transfer", "300ms",
         "--rpc-workers", "1", "--rpc-duration", "200ms",
         "--rpc-warmup", "100ms",
-        "--num-conns", "100", "--rate", "100",
+        // 004's generator starts cold in this JVM: a second of unmeasured load before each window.
+        "--overload-shares", "100,150", "--overload-duration", "1s", "--overload-warmup", "1s",
+        "--overload-connections", "8", "--overload-timeout", "500ms",
         "--workers", "1", "--server-warmup", "0s", "--port", Integer.toString(FreePorts.block(100)),
         "--server-args", "--warmup 0", // rpc-server warms itself by default: not what this run checks
         // Servers that start quickly: the tiny run checks the command, not the servers' speed.
@@ -94,8 +99,23 @@ class SeedsCommandTest {
     assertThat(rows(results, "003-published")).contains("4/-s", "8/-r", "16/-R");
     assertThat(rows(results, "003")).containsExactly("one-socket x1", "shared x1", "reuseport x1", "pinned x1",
         "c-epoll x1");
-    assertThat(rows(results, "004")).containsExactly(ConnectionChurn.EPOLL, ConnectionChurn.IO_URING,
-        ConnectionChurn.NGINX);
+    // 004: the closed loop, then each share, epoll and io_uring side by side with the error columns.
+    Table churn = table(results, "004");
+    assertThat(rows(results, "004")).containsExactly(ConnectionChurn.CLOSED, "100%", "150%");
+    assertThat(churn.columns()).containsExactly(ConnectionChurn.EPOLL, ConnectionChurn.IO_URING);
+    assertThat(churn.metrics()).extracting(Metric::key).contains("requestsPerSecond", "asked", "answered", "timeouts",
+        "connect", "read", "non2xx", "p99Ms", "serverCores", "clientCores");
+    boolean uring = results.meta().get("seed 004 io_uring").endsWith("runs on io_uring");
+    for (Row r : churn.rows()) {
+      assertThat(r.cell(ConnectionChurn.EPOLL)).as("epoll at %s", r.label()).isNotNull();
+      assertThat(r.cell(ConnectionChurn.IO_URING) != null).as("io_uring measured at %s", r.label()).isEqualTo(uring);
+    }
+    Cell closed = churn.rows().get(0).cell(ConnectionChurn.EPOLL);
+    assertThat(closed.median("answered")).as("epoll answered in the closed loop").isPositive();
+    Cell past = churn.rows().get(2).cell(ConnectionChurn.EPOLL);
+    assertThat(past.median("asked")).as("150%% asks more than the closed loop reached")
+        .isGreaterThan(closed.median("requestsPerSecond"));
+    assertThat(churn.title()).contains(uring ? "open loop at [100, 150]%" : ConnectionChurn.REFUSED);
     // Every row of ours measured something (or says why not), and every server answered with the right bytes first.
     for (String seed : SeedsCommand.ALL) {
       assertThat(table(results, seed).rows()).allMatch(r -> !r.cells().isEmpty() || r.note() != null);
@@ -103,7 +123,7 @@ class SeedsCommandTest {
 
     String text = Files.readString(run.resolve("table.txt"));
     assertThat(text).contains("Effects the seeds found", "seed 000:", "seed 001:", "seed 002:", "seed 003:",
-        "seed 004:", "published: after/before requests/s 0.33-0.34x", "published: 12 of 12 cells",
+        "seed 004:", "timeouts", "non-2xx", "published: after/before requests/s 0.33-0.34x", "published: 12 of 12 cells",
         "Seed 003 as published", "Seed 000 on this machine");
     assertThat(results.meta()).containsKeys("seed 000 scaled", "seed 001 scaled", "seed 002 scaled", "seed 003 scaled",
         "seed 004 scaled", "effect, seed 000", "effect, seed 004");
@@ -111,7 +131,7 @@ class SeedsCommandTest {
   }
 
   private static List<String> rows(Results r, String key) {
-    return table(r, key).rows().stream().map(io.portshare.bench.results.Row::label).toList();
+    return table(r, key).rows().stream().map(Row::label).toList();
   }
 
   private static Table table(Results r, String key) {

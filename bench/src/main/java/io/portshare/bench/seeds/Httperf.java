@@ -11,7 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Runs httperf, the load generator of seeds 001 and 004, one process or several side by side (each
+ * Runs httperf, the load generator of seed 001, one process or several side by side (each
  * towards its own 127.0.0.x, so that TIME_WAIT of one does not block another's ports), and reads its
  * report. Its CPU is this JVM's reaped-children CPU around the run, as for wrk.
  */

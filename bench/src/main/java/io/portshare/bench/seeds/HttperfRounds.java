@@ -15,7 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Seeds 001 and 004: one file from each server under {@code httperf} with the seed's load, every
+ * Seed 001: one file from each server under {@code httperf} with the seed's load, every
  * server once a round, the order alternating; each round's request rate, errors, replies and the
  * server's and httperf's CPU per request. The servers are checked to serve the file's exact bytes
  * and static-server is warmed first (nginx needs no JIT).

@@ -5,6 +5,9 @@ import io.portshare.bench.ledger.Contenders;
 import io.portshare.bench.results.Machine;
 import io.portshare.bench.results.OutDir;
 import io.portshare.bench.results.RunCommand;
+import io.portshare.bench.server.CEchoPeer;
+import io.portshare.bench.server.ServerJvmOptions;
+import io.portshare.bench.server.ServiceJars;
 import io.portshare.bench.staticfiles.HttpTools;
 import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
@@ -14,7 +17,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -93,9 +95,8 @@ public final class LatencyCommand implements Callable<Integer> {
       description = "first server's port; each server gets the next ten (admin port PORT+1) (default: ${DEFAULT-VALUE})")
   int port;
 
-  @Option(names = "--server-jvm-options", defaultValue = "-Xms256m -Xmx256m -XX:+ExitOnOutOfMemoryError",
-      description = "JVM flags of rpc-server and static-server (default: ${DEFAULT-VALUE})")
-  String serverJvmOptions;
+  @Mixin
+  ServerJvmOptions serverJvmOptions = new ServerJvmOptions();
 
   @Option(names = "--jvm", paramLabel = "NAME=FLAGS",
       description = "a way to run rpc-server and static-server, repeatable, for an A/B of collectors and heaps in one "
@@ -109,15 +110,11 @@ public final class LatencyCommand implements Callable<Integer> {
           + "(default: the java running the bench)")
   Path serverJava;
 
-  @Option(names = "--rpc-server-jar", defaultValue = "rpc-server/target/portshare-rpc-server.jar", description = "(default: ${DEFAULT-VALUE})")
-  Path rpcServerJar;
+  @Mixin
+  ServiceJars jars = new ServiceJars();
 
-  @Option(names = "--static-server-jar", defaultValue = "static-server/target/portshare-static-server.jar",
-      description = "(default: ${DEFAULT-VALUE})")
-  Path staticServerJar;
-
-  @Option(names = "--c-echo", defaultValue = "bench/peers/c-echo/echo", description = "the C epoll echo server (default: ${DEFAULT-VALUE})")
-  Path cEcho;
+  @Mixin
+  CEchoPeer cEcho = new CEchoPeer();
 
   @Mixin
   HttpTools tools = new HttpTools();
@@ -150,9 +147,9 @@ public final class LatencyCommand implements Callable<Integer> {
         "each NAME once");
     boolean http = workloads.stream().anyMatch(w -> w.kind() == Contender.Kind.HTTP);
     boolean rpc = workloads.stream().anyMatch(w -> w.kind() == Contender.Kind.RPC);
-    check(!rpc || Files.isExecutable(cEcho), "--c-echo", cEcho, "the built C echo server (bench/peers/c-echo/build.sh)");
-    check(!rpc || Files.isRegularFile(rpcServerJar), "--rpc-server-jar", rpcServerJar, "the packaged rpc-server jar");
-    check(!http || Files.isRegularFile(staticServerJar), "--static-server-jar", staticServerJar, "the packaged static-server jar");
+    check(!rpc || cEcho.built(), "--c-echo", cEcho.path(), "the built C echo server (bench/peers/c-echo/build.sh)");
+    check(!rpc || Files.isRegularFile(jars.rpcServer()), "--rpc-server-jar", jars.rpcServer(), "the packaged rpc-server jar");
+    check(!http || Files.isRegularFile(jars.staticServer()), "--static-server-jar", jars.staticServer(), "the packaged static-server jar");
     String nginx = http ? tools.nginx() : null;
 
     Path out = reports.thisRun("-latency");
@@ -161,11 +158,11 @@ public final class LatencyCommand implements Callable<Integer> {
     Files.setPosixFilePermissions(scratch, PosixFilePermissions.fromString("rwxr-xr-x")); // nginx's worker reads the site
     Path site = scratch.resolve("site");
     if (http) {
-      Contenders.makeSite(site, List.of("1k.bin"), staticServerJar);
+      Contenders.makeSite(site, List.of("1k.bin"), jars.staticServer());
     }
     String java = serverJava != null ? serverJava.toString() : ProcessHandle.current().info().command().orElse("java");
-    Contenders starter = new Contenders(new Contenders.Sources(java, words(serverJvmOptions),
-        System.getProperty("java.class.path"), rpcServerJar, staticServerJar, cEcho, nginx,
+    Contenders starter = new Contenders(new Contenders.Sources(java, serverJvmOptions.list(),
+        System.getProperty("java.class.path"), jars.rpcServer(), jars.staticServer(), cEcho.path(), nginx,
         http ? tools.nginxTemplate() : null), site, scratch, out.resolve("logs"));
     Map<String, String> meta = new LinkedHashMap<>();
     meta.put("command", RunCommand.of(spec));
@@ -261,9 +258,5 @@ public final class LatencyCommand implements Callable<Integer> {
     if (!ok) {
       throw new IllegalArgumentException("invalid value for " + option + ": " + value + "; expected " + expected);
     }
-  }
-
-  private static List<String> words(String s) {
-    return s.isBlank() ? List.of() : Arrays.asList(s.trim().split("\\s+"));
   }
 }

@@ -1,5 +1,6 @@
 package io.portshare.bench.ledger;
 
+import io.portshare.bench.load.CLoadClient;
 import io.portshare.bench.results.Machine;
 import io.portshare.bench.results.OutDir;
 import io.portshare.bench.results.Results;
@@ -7,6 +8,9 @@ import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
+import io.portshare.bench.server.CEchoPeer;
+import io.portshare.bench.server.ServerJvmOptions;
+import io.portshare.bench.server.ServiceJars;
 import io.portshare.bench.staticfiles.HttpTools;
 import io.portshare.bench.staticfiles.WarmUpRule;
 import io.portshare.runtime.config.ExitCodes;
@@ -17,7 +21,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -100,25 +103,20 @@ public final class LedgerCommand implements Callable<Integer> {
       description = "first server's port; each row gets the next ten (admin port PORT+1) (default: ${DEFAULT-VALUE})")
   int port;
 
-  @Option(names = "--server-jvm-options", defaultValue = "-Xms256m -Xmx256m -XX:+ExitOnOutOfMemoryError",
-      description = "JVM flags of every JVM row (default: ${DEFAULT-VALUE})")
-  String serverJvmOptions;
+  @Mixin
+  ServerJvmOptions serverJvmOptions = new ServerJvmOptions();
 
   @Option(names = "--classpath", description = "classpath of the plain Netty and stock Vert.x rows (default: this JVM's, the bench jar)")
   String classpath;
 
-  @Option(names = "--rpc-server-jar", defaultValue = "rpc-server/target/portshare-rpc-server.jar", description = "(default: ${DEFAULT-VALUE})")
-  Path rpcServerJar;
+  @Mixin
+  ServiceJars jars = new ServiceJars();
 
-  @Option(names = "--static-server-jar", defaultValue = "static-server/target/portshare-static-server.jar",
-      description = "also where index.html comes from (default: ${DEFAULT-VALUE})")
-  Path staticServerJar;
+  @Mixin
+  CEchoPeer cEcho = new CEchoPeer();
 
-  @Option(names = "--c-echo", defaultValue = "bench/peers/c-echo/echo", description = "the C epoll echo server (default: ${DEFAULT-VALUE})")
-  Path cEcho;
-
-  @Option(names = "--c-load", defaultValue = "bench/peers/c-echo/rpcload", description = "the C RPC client (default: ${DEFAULT-VALUE})")
-  Path cLoad;
+  @Mixin
+  CLoadClient cLoad = new CLoadClient();
 
   @Mixin
   HttpTools tools = new HttpTools();
@@ -143,14 +141,14 @@ public final class LedgerCommand implements Callable<Integer> {
     boolean nginxRow = http && specs.stream().anyMatch(s -> s.base().equals(Contenders.HTTP_FLOOR));
     if (http) {
       Contenders.makeSite(site, workloads.stream().filter(w -> w.kind() == Contender.Kind.HTTP).map(Workload::path)
-          .distinct().toList(), staticServerJar);
+          .distinct().toList(), jars.staticServer());
     }
     String java = ProcessHandle.current().info().command().orElse("java");
-    Contenders.Sources sources = new Contenders.Sources(java, words(serverJvmOptions),
-        classpath != null ? classpath : System.getProperty("java.class.path"), rpcServerJar, staticServerJar, cEcho,
+    Contenders.Sources sources = new Contenders.Sources(java, serverJvmOptions.list(),
+        classpath != null ? classpath : System.getProperty("java.class.path"), jars.rpcServer(), jars.staticServer(), cEcho.path(),
         nginxRow ? tools.nginx() : null, nginxRow ? tools.nginxTemplate() : null);
     Contenders starter = new Contenders(sources, site, scratch, out.resolve("logs"));
-    Load load = new Load(cLoad, http ? tools.wrk() : null, connections);
+    Load load = new Load(cLoad.path(), http ? tools.wrk() : null, connections);
     Ledger.Plan plan = new Ledger.Plan(workloads, rounds, duration, warmup,
         new WarmUpRule(serverWarmup, serverWarmupMax.compareTo(serverWarmup) < 0 ? serverWarmup : serverWarmupMax), syscallPass, allocPass, held, 8);
     Ledger ledger = new Ledger(plan, load, out, System.out);
@@ -257,9 +255,5 @@ public final class LedgerCommand implements Callable<Integer> {
     if (!ok) {
       throw new IllegalArgumentException("invalid value for " + option + ": " + value + "; expected " + expected);
     }
-  }
-
-  private static List<String> words(String s) {
-    return s.isBlank() ? List.of() : Arrays.asList(s.trim().split("\\s+"));
   }
 }

@@ -27,7 +27,7 @@ public final class EngineOptions {
   private CpuProbe serverCpu;
 
   public LoadEngine engine(LoadOptions load) {
-    return LoadEngine.named(engine, load.cLoad, load.rate > 0);
+    return LoadEngine.named(engine, load.cLoad(), load.rate > 0);
   }
 
   public boolean knowsServer() {

@@ -2,6 +2,7 @@ package io.portshare.bench.load;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Options every RPC run shares. */
@@ -23,16 +24,15 @@ public final class LoadOptions {
   @Option(names = "--loops", description = "event loops of the load generator (default: CPUs)")
   Integer loops;
 
-  @Option(names = "--c-load", defaultValue = "bench/peers/c-echo/rpcload",
-      description = "the C reference client (default: ${DEFAULT-VALUE})")
-  Path cLoad;
+  @Mixin
+  CLoadClient cLoad = new CLoadClient();
 
   @Option(names = "--timeout", defaultValue = "5s", description = "connect timeout, and reply timeout with nothing arriving (default: ${DEFAULT-VALUE})")
   Duration timeout;
 
   /** The C reference client's binary. */
   public Path cLoad() {
-    return cLoad;
+    return cLoad.path();
   }
 
   public int eventLoops() {

@@ -101,7 +101,7 @@ public final class RpcCalibrateCommand implements Callable<Integer> {
         + " threads and " + base.connections() + " connections each; warm-up " + base.warmup().toMillis()
         + " ms, measured " + base.duration().toMillis() + " ms per run");
     meta.put("pairs", pairs + " per cell, the order alternating (generator first in odd pairs)");
-    meta.put("servers", "c-echo: " + common.servers.cEcho + " -t " + cpus + "; rpc-server: " + common.servers.jar()
+    meta.put("servers", "c-echo: " + common.servers.cEcho.path() + " -t " + cpus + "; rpc-server: " + common.servers.jar()
         + " --instances " + cpus + " --mode reuseport");
     meta.put("load average at start", Machine.loadAverage());
     System.out.println("RPC calibration: " + targets.size() + " server(s) x " + cols.size() + " cells x " + pairs

@@ -1,18 +1,16 @@
 package io.portshare.bench.rpc;
 
+import io.portshare.bench.server.CEchoPeer;
 import io.portshare.bench.server.ServerJar;
 import io.portshare.bench.server.ServerProcesses;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /** The servers an RPC command starts: rpc-server from its jar, and the C epoll echo peer. */
 final class RpcServers extends ServerJar {
 
-  @Option(names = "--c-echo", defaultValue = "bench/peers/c-echo/echo",
-      description = "the C epoll echo peer, run as CMD -p PORT -t N (default: ${DEFAULT-VALUE})")
-  Path cEcho;
+  @Mixin
+  CEchoPeer cEcho = new CEchoPeer();
 
   RpcServers() {
     super("rpc-server");
@@ -24,15 +22,15 @@ final class RpcServers extends ServerJar {
   }
 
   boolean hasCEcho() {
-    return Files.isExecutable(cEcho);
+    return cEcho.built();
   }
 
   /** The C echo peer's command line; it must be built. */
   List<String> cEcho(int port, int threads) {
     if (!hasCEcho()) {
-      throw new IllegalArgumentException("no C echo peer at " + cEcho
+      throw new IllegalArgumentException("no C echo peer at " + cEcho.path()
           + "; build it with bench/peers/c-echo/build.sh, or give --c-echo");
     }
-    return List.of(cEcho.toString(), "-p", Integer.toString(port), "-t", Integer.toString(threads));
+    return List.of(cEcho.path().toString(), "-p", Integer.toString(port), "-t", Integer.toString(threads));
   }
 }

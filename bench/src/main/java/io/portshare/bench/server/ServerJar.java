@@ -2,8 +2,8 @@ package io.portshare.bench.server;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The options of a command that starts a service from its jar: which jar, and the JVM flags it runs with. */
@@ -14,9 +14,8 @@ public class ServerJar {
   @Option(names = "--server-jar", description = "the service jar to start (default: ${DEFAULT-VALUE})")
   Path serverJar;
 
-  @Option(names = "--server-jvm-options", defaultValue = "-Xms256m -Xmx256m -XX:+ExitOnOutOfMemoryError",
-      description = "JVM flags of the started server processes (default: ${DEFAULT-VALUE})")
-  String serverJvmOptions;
+  @Mixin
+  ServerJvmOptions jvm = new ServerJvmOptions();
 
   /** {@code service} names the module, e.g. rpc-server, whose packaged jar is the default. */
   public ServerJar(String service) {
@@ -38,7 +37,7 @@ public class ServerJar {
   }
 
   public List<String> jvmOptions() {
-    return serverJvmOptions.isBlank() ? List.of() : Arrays.asList(serverJvmOptions.trim().split("\\s+"));
+    return jvm.list();
   }
 
   /** The java launcher of this JVM: the started servers run on the same runtime as the bench. */

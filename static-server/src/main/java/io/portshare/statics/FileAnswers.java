@@ -8,7 +8,6 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.stream.ChunkedNioFile;
 import io.portshare.runtime.LatencyHistogram;
@@ -21,47 +20,27 @@ import java.nio.file.StandardOpenOption;
 /**
  * Answers the requests of one event loop: {@link RequestRouter} says what a request names,
  * {@link Precondition} and {@link ByteRange} what part of a file goes back, and this writes the
- * answer, TechEmpower style: the status line and header fields pre-encoded (a file's own fields
- * once per cache entry, the Date once a second), the head and a body from memory written together
- * and flushed once per read (one writev), a larger body by sendfile(2) from a {@link DefaultFileRegion}
- * (zero copy) or, with --no-sendfile, read from the file in chunks.
+ * answer: the head from {@link AnswerHead}'s pre-encoded bytes, the head and a body from memory
+ * written together and flushed once per read (one writev), a larger body by sendfile(2) from a
+ * {@link DefaultFileRegion} (zero copy) or, with --no-sendfile, read from the file in chunks.
  */
 final class FileAnswers {
 
-  private static final byte[] CRLF = {'\r', '\n'};
-  private static final byte[] CLOSE = CachedFile.field("connection", "close");
-  private static final byte[] KEEP_ALIVE = CachedFile.field("connection", "keep-alive");
   private static final byte[] ALLOW = CachedFile.field("allow", "GET, HEAD");
   private static final byte[] TEXT = CachedFile.field("content-type", "text/plain; charset=utf-8");
   private static final byte[] HTML = CachedFile.field("content-type", "text/html; charset=utf-8");
   private static final byte[] NO_BODY = CachedFile.field("content-length", "0");
-  private static final byte[] GZIP = CachedFile.field("content-encoding", "gzip");
-  private static final byte[] VARY = CachedFile.field("vary", "Accept-Encoding");
-  private static final byte[] ACCEPT_RANGES = CachedFile.field("accept-ranges", "bytes");
   private static final ByteBuf NOT_FOUND = text("Not Found\n");
   private static final ByteBuf BAD_REQUEST = text("Bad Request\n");
   private static final ByteBuf METHOD_NOT_ALLOWED = text("Method Not Allowed\n");
   private static final int CHUNK = 64 * 1024;
-  /** Status lines by version (0 for HTTP/1.0, 1 for 1.1) and code, for the codes answered here. */
-  private static final byte[][][] STATUS_LINES = new byte[2][600][];
-
-  static {
-    for (int code : new int[] {200, 206, 301, 304, 400, 404, 405, 412, 416}) {
-      String status = " " + HttpResponseStatus.valueOf(code) + "\r\n";
-      STATUS_LINES[0][code] = ("HTTP/1.0" + status).getBytes(StandardCharsets.US_ASCII);
-      STATUS_LINES[1][code] = ("HTTP/1.1" + status).getBytes(StandardCharsets.US_ASCII);
-    }
-  }
 
   private final RequestRouter router;
   private final DirectoryListing listing;
   private final boolean sendfile;
-  /** {@code cache-control: ...} with its line end, or null for none. */
-  private final byte[] cacheControl;
+  private final AnswerHead heads;
   /** The meters requests count in: warm-up ones before ready, then the service's. */
   private StaticMetrics metrics;
-  /** {@code server} and {@code date}, pre-encoded and refreshed once a second as the fast Vert.x servers do. */
-  private byte[] serverAndDate;
   private long now;
 
   /** {@code listing} is null when --listing is off; {@code cacheControl} empty for none. */
@@ -70,9 +49,9 @@ final class FileAnswers {
     this.router = router;
     this.listing = listing;
     this.sendfile = sendfile;
-    this.cacheControl = cacheControl.isEmpty() ? null : CachedFile.field("cache-control", cacheControl);
     this.metrics = metrics;
-    tick(System.currentTimeMillis());
+    this.now = System.currentTimeMillis();
+    this.heads = new AnswerHead(cacheControl, now);
   }
 
   private static ByteBuf text(String s) {
@@ -82,8 +61,7 @@ final class FileAnswers {
   /** The time requests are answered at from now on (the Date header, the cache's freshness). */
   void tick(long epochMillis) {
     now = epochMillis;
-    serverAndDate = ("server: portshare\r\ndate: " + HttpDates.format(epochMillis) + "\r\n")
-        .getBytes(StandardCharsets.US_ASCII);
+    heads.tick(epochMillis);
   }
 
   /** From now on, requests count in these meters. */
@@ -107,7 +85,7 @@ final class FileAnswers {
    */
   void answer(ChannelHandlerContext ctx, HttpRequest req, boolean keepAlive) {
     String uri = req.uri();
-    String path = path(uri);
+    String path = RequestPath.rawPath(uri);
     HttpMethod method = req.method();
     boolean head = method == HttpMethod.HEAD;
     Route route = router.route(method, path, now);
@@ -131,9 +109,9 @@ final class FileAnswers {
           return;
         }
         metrics.status(200);
-        ByteBuf out = head(ctx, req.protocolVersion(), 200);
+        ByteBuf out = heads.start(ctx, req.protocolVersion(), 200);
         out.writeBytes(HTML).writeBytes(CachedFile.field("content-length", Integer.toString(page.length)));
-        end(out, req.protocolVersion(), keepAlive);
+        AnswerHead.end(out, req.protocolVersion(), keepAlive);
         if (!head) {
           out.writeBytes(page);
         }
@@ -142,25 +120,6 @@ final class FileAnswers {
     }
   }
 
-  /**
-   * The path of a request target, as a Vert.x server takes it: the origin form's up to the query;
-   * the absolute form's after its authority ({@code /} when it has none); anything else as it is,
-   * which {@link RequestPath} refuses.
-   */
-  static String path(String uri) {
-    int start = 0;
-    if (!uri.isEmpty() && uri.charAt(0) != '/') {
-      int scheme = uri.indexOf("://");
-      if (scheme >= 0) {
-        start = uri.indexOf('/', scheme + 3);
-        if (start < 0) {
-          return "/";
-        }
-      }
-    }
-    int query = uri.indexOf('?', start);
-    return uri.substring(start, query < 0 ? uri.length() : query);
-  }
 
   private void serve(ChannelHandlerContext ctx, HttpRequest req, CachedFile file, boolean head, boolean keepAlive) {
     HttpHeaders h = req.headers();
@@ -169,7 +128,7 @@ final class FileAnswers {
       rep = file.gzip;
     }
     if (rep.fields == null) {
-      rep.fields = fields(rep, rep != file, file.gzip != null);
+      rep.fields = heads.fields(rep, rep != file, file.gzip != null);
     }
     HttpVersion version = req.protocolVersion();
     Precondition precondition = Precondition.of(h.get(HttpHeaderNames.IF_UNMODIFIED_SINCE),
@@ -177,14 +136,14 @@ final class FileAnswers {
         rep.modifiedSeconds);
     if (precondition == Precondition.FAILED) {
       metrics.status(412);
-      ByteBuf out = head(ctx, version, 412).writeBytes(rep.fields).writeBytes(NO_BODY);
-      ctx.write(end(out, version, keepAlive), ctx.voidPromise());
+      ByteBuf out = heads.start(ctx, version, 412).writeBytes(rep.fields).writeBytes(NO_BODY);
+      ctx.write(AnswerHead.end(out, version, keepAlive), ctx.voidPromise());
       return;
     }
     if (precondition == Precondition.NOT_MODIFIED) {
       metrics.status(304);
-      ByteBuf out = head(ctx, version, 304).writeBytes(rep.fields);
-      ctx.write(end(out, version, keepAlive), ctx.voidPromise());
+      ByteBuf out = heads.start(ctx, version, 304).writeBytes(rep.fields);
+      ctx.write(AnswerHead.end(out, version, keepAlive), ctx.voidPromise());
       return;
     }
     long offset = 0;
@@ -195,23 +154,23 @@ final class FileAnswers {
     ByteBuf out;
     if (r == ByteRange.UNSATISFIABLE) {
       metrics.status(416);
-      out = head(ctx, version, 416).writeBytes(rep.fields)
+      out = heads.start(ctx, version, 416).writeBytes(rep.fields)
           .writeBytes(CachedFile.field("content-range", "bytes */" + rep.size)).writeBytes(NO_BODY);
-      ctx.write(end(out, version, keepAlive), ctx.voidPromise());
+      ctx.write(AnswerHead.end(out, version, keepAlive), ctx.voidPromise());
       return;
     }
     if (r != null) {
       offset = r[0];
       length = r[1] - r[0] + 1;
       metrics.status(206);
-      out = head(ctx, version, 206).writeBytes(rep.typeField).writeBytes(rep.fields)
+      out = heads.start(ctx, version, 206).writeBytes(rep.typeField).writeBytes(rep.fields)
           .writeBytes(CachedFile.field("content-range", "bytes " + r[0] + "-" + r[1] + "/" + rep.size))
           .writeBytes(CachedFile.field("content-length", Long.toString(length)));
     } else {
       metrics.status(200);
-      out = head(ctx, version, 200).writeBytes(rep.typeField).writeBytes(rep.fields).writeBytes(rep.lengthField);
+      out = heads.start(ctx, version, 200).writeBytes(rep.typeField).writeBytes(rep.fields).writeBytes(rep.lengthField);
     }
-    end(out, version, keepAlive);
+    AnswerHead.end(out, version, keepAlive);
     if (head || length == 0) {
       ctx.write(out, ctx.voidPromise());
       return;
@@ -253,30 +212,11 @@ final class FileAnswers {
     }
   }
 
-  /** The fields of every answer with this representation, but its type and length. */
-  private byte[] fields(CachedFile rep, boolean gzip, boolean hasGzip) {
-    StringBuilder s = new StringBuilder();
-    s.append("etag: ").append(rep.etag).append("\r\n");
-    s.append("last-modified: ").append(HttpDates.format(rep.modifiedMillis)).append("\r\n");
-    byte[] start = s.toString().getBytes(StandardCharsets.ISO_8859_1);
-    int n = start.length + ACCEPT_RANGES.length + (gzip ? GZIP.length : 0) + (hasGzip ? VARY.length : 0)
-        + (cacheControl == null ? 0 : cacheControl.length);
-    byte[] all = new byte[n];
-    int at = 0;
-    for (byte[] part : new byte[][] {start, ACCEPT_RANGES, gzip ? GZIP : null, hasGzip ? VARY : null, cacheControl}) {
-      if (part != null) {
-        System.arraycopy(part, 0, all, at, part.length);
-        at += part.length;
-      }
-    }
-    return all;
-  }
-
   private void error(ChannelHandlerContext ctx, HttpRequest req, int status, byte[] field, ByteBuf body,
       boolean keepAlive) {
     metrics.status(status);
     HttpVersion version = req.protocolVersion();
-    ByteBuf out = head(ctx, version, status);
+    ByteBuf out = heads.start(ctx, version, status);
     if (field != null) {
       out.writeBytes(field);
     }
@@ -285,29 +225,10 @@ final class FileAnswers {
     } else {
       out.writeBytes(TEXT).writeBytes(CachedFile.field("content-length", Integer.toString(body.readableBytes())));
     }
-    end(out, version, keepAlive);
+    AnswerHead.end(out, version, keepAlive);
     if (body != null && req.method() != HttpMethod.HEAD) {
       out.writeBytes(body, body.readerIndex(), body.readableBytes());
     }
     ctx.write(out, ctx.voidPromise());
-  }
-
-  /** A buffer holding the status line, {@code server} and {@code date}. */
-  private ByteBuf head(ChannelHandlerContext ctx, HttpVersion version, int status) {
-    ByteBuf out = ctx.alloc().directBuffer(512);
-    return out.writeBytes(STATUS_LINES[version == HttpVersion.HTTP_1_0 ? 0 : 1][status]).writeBytes(serverAndDate);
-  }
-
-  /**
-   * Ends the head: {@code connection: close} on a last answer, {@code connection: keep-alive} on an
-   * HTTP/1.0 answer that is not (1.0 closes by default, 1.1 keeps alive), then the empty line.
-   */
-  private static ByteBuf end(ByteBuf out, HttpVersion version, boolean keepAlive) {
-    if (!keepAlive) {
-      out.writeBytes(CLOSE);
-    } else if (version == HttpVersion.HTTP_1_0) {
-      out.writeBytes(KEEP_ALIVE);
-    }
-    return out.writeBytes(CRLF);
   }
 }

@@ -88,4 +88,24 @@ record RequestPath(String relative, boolean directory, int refusal) {
     }
     return new RequestPath(relative.toString(), decoded.endsWith("/"), 0);
   }
+
+  /**
+   * The path of a request target, as a Vert.x server takes it: the origin form's up to the query;
+   * the absolute form's after its authority ({@code /} when it has none); anything else as it is,
+   * which {@link #of} refuses.
+   */
+  static String rawPath(String uri) {
+    int start = 0;
+    if (!uri.isEmpty() && uri.charAt(0) != '/') {
+      int scheme = uri.indexOf("://");
+      if (scheme >= 0) {
+        start = uri.indexOf('/', scheme + 3);
+        if (start < 0) {
+          return "/";
+        }
+      }
+    }
+    int query = uri.indexOf('?', start);
+    return uri.substring(start, query < 0 ? uri.length() : query);
+  }
 }

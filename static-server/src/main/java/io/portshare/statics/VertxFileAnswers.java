@@ -102,7 +102,7 @@ final class VertxFileAnswers {
     HttpServerResponse resp = req.response();
     resp.headers().add(HttpHeaders.SERVER, PORTSHARE).add(HttpHeaders.DATE, date);
     String uri = req.uri();
-    String path = FileAnswers.path(uri);
+    String path = RequestPath.rawPath(uri);
     HttpMethod method = req.method();
     boolean head = method == HttpMethod.HEAD;
     // RequestRouter takes Netty's methods: any but GET and HEAD is answered 405 alike.

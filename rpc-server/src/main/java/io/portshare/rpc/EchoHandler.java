@@ -81,16 +81,16 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
         return;
       }
       long now = System.nanoTime();
-      long framesBefore = metrics.transactions;
+      long framesBefore = metrics.transactions();
       int n = in.readableBytes();
       bytesReceived += n;
-      metrics.bytesReceived += n;
+      metrics.countReceived(n);
       current = in;
       runStart = runEnd = in.readerIndex();
       boolean ok = decoder.decode(in, this);
       writeRun();
-      if (metrics.transactions != framesBefore) {
-        frames(now, (int) (metrics.transactions - framesBefore));
+      if (metrics.transactions() != framesBefore) {
+        frames(now, (int) (metrics.transactions() - framesBefore));
       }
       if (!ok) {
         reject();
@@ -108,7 +108,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
 
   @Override
   public void onFrame(ByteBuf buf, int frameIndex, int payloadLength) {
-    metrics.transactions++;
+    metrics.countAnswered();
     int frameLength = Frames.HEADER_LENGTH + payloadLength;
     if (buf == current) {
       if (frameIndex == runEnd) {
@@ -132,7 +132,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
   }
 
   private void write(ByteBuf answer) {
-    metrics.bytesSent += answer.readableBytes();
+    metrics.countSent(answer.readableBytes());
     ctx.write(answer, ctx.voidPromise());
   }
 
@@ -151,7 +151,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
     if (reads > 0) {
       long now = System.nanoTime();
       for (int i = 0; i < reads; i++) {
-        metrics.frameSeconds.record(now - readAt[i], framesRead[i]);
+        metrics.recordFrames(now - readAt[i], framesRead[i]);
       }
       reads = 0;
     }
@@ -166,7 +166,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
   }
 
   private void reject() {
-    metrics.framesRejected++;
+    metrics.countRejectedFrame();
     // The answers to the frames before the bad one still go out; until they have, nothing more
     // is read, so a peer that never reads is left to the idle timeout.
     ctx.channel().config().setAutoRead(false);
@@ -204,7 +204,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
     bytesAtLastTick = bytesReceived;
     pausedSinceTick = !reading;
     if (quiet && !closing && decoder.atFrameBoundary()) {
-      metrics.drainClosed++;
+      metrics.countDrainClosed();
       closeAfterAnswers();
     }
   }
@@ -241,7 +241,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
 
   /** Nothing read or written for --idle-timeout: the peer is gone or forgot us. */
   void closeIdle() {
-    metrics.idleClosed++;
+    metrics.countIdleClosed();
     closing = true;
     ctx.close();
   }
@@ -259,9 +259,9 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     // Resets and broken pipes are how many clients hang up: count them, never log each one.
     if (cause instanceof IOException) {
-      metrics.resets++;
+      metrics.countReset();
     } else {
-      metrics.otherErrors++;
+      metrics.countOtherError();
     }
     closing = true;
     ctx.close();

@@ -7,21 +7,22 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The counters of one event loop. Only that loop writes them, as plain fields: a scrape may read a
- * value a few microseconds old, and the hot path pays one add per read instead of an atomic. Public
- * for the Vert.x engine ({@code io.portshare.rpc.netsocket}), which counts in the same meters.
+ * value a few microseconds old, and the hot path pays one add per read instead of an atomic (the
+ * methods below are that add, inlined; nothing is boxed). Public for the Vert.x engine
+ * ({@code io.portshare.rpc.netsocket}), which counts in the same meters.
  */
 public final class RpcMetrics {
 
-  public long transactions;
-  public long bytesReceived;
-  public long bytesSent;
-  public long framesRejected;
-  public long resets;
-  public long otherErrors;
-  public long idleClosed;
-  public long drainClosed;
+  private long transactions;
+  private long bytesReceived;
+  private long bytesSent;
+  private long framesRejected;
+  private long resets;
+  private long otherErrors;
+  private long idleClosed;
+  private long drainClosed;
   /** Each frame's time from the read that completed it to the flush of its echo. */
-  public final LatencyHistogram frameSeconds;
+  private final LatencyHistogram frameSeconds;
 
   /** Counters in no registry: for warm-up traffic, which the runtime counts apart. */
   public RpcMetrics() {
@@ -50,5 +51,79 @@ public final class RpcMetrics {
   private void counter(MeterRegistry registry, String name, String help, String loop,
       ToDoubleFunction<RpcMetrics> f) {
     FunctionCounter.builder(name, this, f).description(help).tag("service", "rpc").tag("loop", loop).register(registry);
+  }
+
+  public void countReceived(long bytes) {
+    bytesReceived += bytes;
+  }
+
+  public void countSent(long bytes) {
+    bytesSent += bytes;
+  }
+
+  public void countAnswered() {
+    transactions++;
+  }
+
+  public void countAnswered(long frames) {
+    transactions += frames;
+  }
+
+  /** {@code frames} frames answered {@code nanos} after the read that completed them. */
+  public void recordFrames(long nanos, long frames) {
+    frameSeconds.record(nanos, frames);
+  }
+
+  public void countRejectedFrame() {
+    framesRejected++;
+  }
+
+  public void countReset() {
+    resets++;
+  }
+
+  public void countOtherError() {
+    otherErrors++;
+  }
+
+  public void countIdleClosed() {
+    idleClosed++;
+  }
+
+  public void countDrainClosed() {
+    drainClosed++;
+  }
+
+  /** Frames answered. */
+  public long transactions() {
+    return transactions;
+  }
+
+  public long bytesReceived() {
+    return bytesReceived;
+  }
+
+  public long bytesSent() {
+    return bytesSent;
+  }
+
+  public long framesRejected() {
+    return framesRejected;
+  }
+
+  public long resets() {
+    return resets;
+  }
+
+  public long otherErrors() {
+    return otherErrors;
+  }
+
+  public long idleClosed() {
+    return idleClosed;
+  }
+
+  public long drainClosed() {
+    return drainClosed;
   }
 }

@@ -50,9 +50,9 @@ class EchoHandlerTest {
     assertThat(ByteBufUtil.getBytes(answer)).isEqualTo(read);
     answer.release();
     assertThat((Object) channel.readOutbound()).isNull();
-    assertThat(metrics.transactions).isEqualTo(3);
-    assertThat(metrics.bytesReceived).isEqualTo(read.length);
-    assertThat(metrics.bytesSent).isEqualTo(read.length);
+    assertThat(metrics.transactions()).isEqualTo(3);
+    assertThat(metrics.bytesReceived()).isEqualTo(read.length);
+    assertThat(metrics.bytesSent()).isEqualTo(read.length);
   }
 
   @Test
@@ -66,7 +66,7 @@ class EchoHandlerTest {
     channel.writeInbound(Unpooled.wrappedBuffer(f, 103, f.length - 103));
 
     assertThat(written()).isEqualTo(f);
-    assertThat(metrics.transactions).isEqualTo(1);
+    assertThat(metrics.transactions()).isEqualTo(1);
   }
 
   @Test
@@ -79,16 +79,16 @@ class EchoHandlerTest {
 
     assertThat(written()).isEqualTo(good);
     assertThat(channel.isOpen()).isFalse();
-    assertThat(metrics.framesRejected).isEqualTo(1);
-    assertThat(metrics.transactions).isEqualTo(1);
+    assertThat(metrics.framesRejected()).isEqualTo(1);
+    assertThat(metrics.transactions()).isEqualTo(1);
   }
 
   @Test
   void aResetIsCountedAndClosesOnlyThisConnection() {
     channel.pipeline().fireExceptionCaught(new IOException("Connection reset by peer"));
 
-    assertThat(metrics.resets).isEqualTo(1);
-    assertThat(metrics.otherErrors).isZero();
+    assertThat(metrics.resets()).isEqualTo(1);
+    assertThat(metrics.otherErrors()).isZero();
     assertThat(channel.isOpen()).isFalse();
   }
 
@@ -110,7 +110,7 @@ class EchoHandlerTest {
       channel.runPendingTasks();
     }
     assertThat(channel.isOpen()).isFalse();
-    assertThat(metrics.drainClosed).isEqualTo(1);
+    assertThat(metrics.drainClosed()).isEqualTo(1);
   }
 
   @Test
@@ -121,7 +121,7 @@ class EchoHandlerTest {
       channel.runPendingTasks();
     }
     assertThat(channel.isOpen()).as("closed after a quiet tick").isFalse();
-    assertThat(metrics.drainClosed).isEqualTo(1);
+    assertThat(metrics.drainClosed()).isEqualTo(1);
   }
 
   @Test
@@ -139,6 +139,6 @@ class EchoHandlerTest {
     echo.closeIdle();
 
     assertThat(channel.isOpen()).isFalse();
-    assertThat(metrics.idleClosed).isEqualTo(1);
+    assertThat(metrics.idleClosed()).isEqualTo(1);
   }
 }

@@ -87,14 +87,14 @@ final class EchoConnection implements FrameParser.Answers {
     if (closing) {
       return;
     }
-    metrics.bytesReceived += n;
+    metrics.countReceived(n);
     boolean ok = parser.feed(in, this);
     int frames = parser.framesInLastFeed();
-    metrics.transactions += frames;
+    metrics.countAnswered(frames);
     if (frames > 0) {
       // From the read to the echoes handed to the socket, which Vert.x flushes as this read's handling
       // ends: the own engine's "read to flush", on Vert.x's API.
-      metrics.frameSeconds.record(System.nanoTime() - readAt, frames);
+      metrics.recordFrames(System.nanoTime() - readAt, frames);
     }
     if (!ok) {
       reject();
@@ -108,7 +108,7 @@ final class EchoConnection implements FrameParser.Answers {
 
   @Override
   public void answer(Buffer source, int from, int to) {
-    metrics.bytesSent += to - from;
+    metrics.countSent(to - from);
     lastWrite = socket.write(from == 0 && to == source.length() ? source : source.slice(from, to));
   }
 
@@ -120,7 +120,7 @@ final class EchoConnection implements FrameParser.Answers {
   }
 
   private void reject() {
-    metrics.framesRejected++;
+    metrics.countRejectedFrame();
     closing = true;
     cancelTimers();
     // The answers before the bad frame go out first; until they have, nothing more is read, so a
@@ -171,7 +171,7 @@ final class EchoConnection implements FrameParser.Answers {
     bytesAtLastTick = bytesReceived;
     pausedSinceTick = !reading;
     if (quiet && !closing && parser.atFrameBoundary()) {
-      metrics.drainClosed++;
+      metrics.countDrainClosed();
       closing = true;
       closeHere();
     }
@@ -188,16 +188,16 @@ final class EchoConnection implements FrameParser.Answers {
   private void failed(Throwable cause) {
     // Resets and broken pipes are how many clients hang up: count them, never log each one.
     if (cause instanceof IOException) {
-      metrics.resets++;
+      metrics.countReset();
     } else {
-      metrics.otherErrors++;
+      metrics.countOtherError();
     }
     closeHere();
   }
 
   private void closed() {
     if (!closedHere && idleNanos > 0 && System.nanoTime() - lastReadNanos >= idleNanos) {
-      metrics.idleClosed++;
+      metrics.countIdleClosed();
     }
     closing = true;
     cancelTimers();

@@ -9,7 +9,6 @@ import io.portshare.runtime.DrainEvent;
 import io.portshare.runtime.LingeringClose;
 import io.portshare.runtime.Outbound;
 import io.portshare.rpc.client.Frames;
-import java.io.IOException;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
@@ -28,13 +27,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDecoder.FrameHandler {
 
-  /**
-   * A drain closes a connection once it has read nothing for this long with reading on, at a
-   * frame boundary: one turn of the event loop is enough for bytes already in the socket to be
-   * read, and 10 ms is far more than one turn.
-   */
-  private static final long DRAIN_SETTLE_MILLIS = 10;
-
   private final FrameDecoder decoder;
   private final RpcMetrics metrics;
   private ChannelHandlerContext ctx;
@@ -44,9 +36,8 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
   private int runEnd;
   private boolean closing;
   private boolean draining;
-  /** Reading was off at some point since the last drain tick, so that tick's quiet proves nothing. */
-  private boolean pausedSinceTick;
-  private long bytesAtLastTick;
+  /** While draining: whether the peer has gone quiet, to close at the frame boundary after it. */
+  private final QuietTicks drainTicks = new QuietTicks();
   private long bytesReceived;
   /** What the last idle sweep saw: bytes received so far, and bytes waiting to go out. */
   private long receivedAtSweep;
@@ -98,7 +89,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
         // The peer reads slower than it writes: stop reading until the answers drain (Netty's
         // read loop checks auto-read between reads, so at most one more buffer comes in).
         ctx.channel().config().setAutoRead(false);
-        pausedSinceTick = true;
+        drainTicks.paused();
       }
     } finally {
       current = null;
@@ -190,19 +181,13 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
       return;
     }
     draining = true;
-    bytesAtLastTick = bytesReceived;
-    pausedSinceTick = !ctx.channel().config().isAutoRead();
-    drainTicker = ctx.executor().scheduleAtFixedRate(this::drainTick, DRAIN_SETTLE_MILLIS, DRAIN_SETTLE_MILLIS,
-        TimeUnit.MILLISECONDS);
+    drainTicks.start(bytesReceived, !ctx.channel().config().isAutoRead());
+    drainTicker = ctx.executor().scheduleAtFixedRate(this::drainTick, QuietTicks.SETTLE_MILLIS,
+        QuietTicks.SETTLE_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   private void drainTick() {
-    boolean reading = ctx.channel().config().isAutoRead();
-    // Quiet only if reading was on the whole tick: reading that resumed a moment ago (the peer
-    // took some answers) has not yet fetched what waits in the socket.
-    boolean quiet = bytesReceived == bytesAtLastTick && !pausedSinceTick && reading;
-    bytesAtLastTick = bytesReceived;
-    pausedSinceTick = !reading;
+    boolean quiet = drainTicks.quiet(bytesReceived, ctx.channel().config().isAutoRead());
     if (quiet && !closing && decoder.atFrameBoundary()) {
       metrics.countDrainClosed();
       closeAfterAnswers();
@@ -257,12 +242,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    // Resets and broken pipes are how many clients hang up: count them, never log each one.
-    if (cause instanceof IOException) {
-      metrics.countReset();
-    } else {
-      metrics.countOtherError();
-    }
+    metrics.countConnectionError(cause);
     closing = true;
     ctx.close();
   }

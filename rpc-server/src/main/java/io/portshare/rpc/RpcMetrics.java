@@ -3,6 +3,7 @@ package io.portshare.rpc;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.portshare.runtime.LatencyHistogram;
+import java.io.IOException;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -78,12 +79,14 @@ public final class RpcMetrics {
     framesRejected++;
   }
 
-  public void countReset() {
-    resets++;
-  }
-
-  public void countOtherError() {
-    otherErrors++;
+  /** A connection ended by {@code cause}. */
+  public void countConnectionError(Throwable cause) {
+    // Resets and broken pipes are how many clients hang up: count them, never log each one.
+    if (cause instanceof IOException) {
+      resets++;
+    } else {
+      otherErrors++;
+    }
   }
 
   public void countIdleClosed() {

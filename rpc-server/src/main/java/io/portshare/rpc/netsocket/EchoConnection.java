@@ -1,12 +1,12 @@
 package io.portshare.rpc.netsocket;
 
+import io.portshare.rpc.QuietTicks;
 import io.portshare.rpc.RpcMetrics;
 import io.portshare.runtime.LingeringClose;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetSocket;
-import java.io.IOException;
 
 /**
  * The echo of one {@code NetSocket}: the ranges {@link FrameParser} finds whole are written back
@@ -21,9 +21,7 @@ import java.io.IOException;
  */
 final class EchoConnection implements FrameParser.Answers {
 
-  /** As the own engine: one turn of the event loop reads what waits in the socket; 10 ms is many. */
-  private static final long SETTLE_MILLIS = 10;
-  private static final long LINGER_TICKS = LingeringClose.LINGER.toMillis() / SETTLE_MILLIS;
+  private static final long LINGER_TICKS = LingeringClose.LINGER.toMillis() / QuietTicks.SETTLE_MILLIS;
 
   private final Vertx vertx;
   private final NetSocket socket;
@@ -32,14 +30,13 @@ final class EchoConnection implements FrameParser.Answers {
   private final long idleNanos;
   private final long lifetimeMillis;
   private boolean paused;
-  /** Reading was off at some point since the last drain tick, so that tick's quiet proves nothing. */
-  private boolean pausedSinceTick;
   private boolean draining;
   /** No more answers: the connection is on its way to closed. */
   private boolean closing;
   private boolean closedHere;
   private long bytesReceived;
-  private long bytesAtLastTick;
+  /** While draining or lingering after a rejected frame: whether the peer has gone quiet. */
+  private final QuietTicks ticks = new QuietTicks();
   private long lingerTicks;
   /** When the last bytes arrived, to tell an idle close (Vert.x's) from the peer's; only with --idle-timeout. */
   private long lastReadNanos;
@@ -102,7 +99,7 @@ final class EchoConnection implements FrameParser.Answers {
       // The peer reads slower than it writes: stop reading until the answers drain.
       socket.pause();
       paused = true;
-      pausedSinceTick = true;
+      ticks.paused();
     }
   }
 
@@ -136,15 +133,14 @@ final class EchoConnection implements FrameParser.Answers {
       }
       paused = false;
       socket.resume();
-      bytesAtLastTick = bytesReceived;
-      ticker = vertx.setPeriodic(SETTLE_MILLIS, SETTLE_MILLIS, id -> lingerTick());
+      ticks.start(bytesReceived, false);
+      ticker = vertx.setPeriodic(QuietTicks.SETTLE_MILLIS, QuietTicks.SETTLE_MILLIS, id -> lingerTick());
     });
   }
 
   private void lingerTick() {
-    boolean quiet = bytesReceived == bytesAtLastTick;
-    bytesAtLastTick = bytesReceived;
-    if (quiet || ++lingerTicks >= LINGER_TICKS) {
+    // Reading stays on while lingering: read() drops what arrives once closing.
+    if (ticks.quiet(bytesReceived, true) || ++lingerTicks >= LINGER_TICKS) {
       closeHere();
     }
   }
@@ -158,19 +154,12 @@ final class EchoConnection implements FrameParser.Answers {
       return;
     }
     draining = true;
-    bytesAtLastTick = bytesReceived;
-    pausedSinceTick = paused;
-    ticker = vertx.setPeriodic(SETTLE_MILLIS, SETTLE_MILLIS, id -> drainTick());
+    ticks.start(bytesReceived, paused);
+    ticker = vertx.setPeriodic(QuietTicks.SETTLE_MILLIS, QuietTicks.SETTLE_MILLIS, id -> drainTick());
   }
 
   private void drainTick() {
-    boolean reading = !paused;
-    // Quiet only if reading was on the whole tick: reading that resumed a moment ago has not yet
-    // fetched what waits in the socket.
-    boolean quiet = bytesReceived == bytesAtLastTick && !pausedSinceTick && reading;
-    bytesAtLastTick = bytesReceived;
-    pausedSinceTick = !reading;
-    if (quiet && !closing && parser.atFrameBoundary()) {
+    if (ticks.quiet(bytesReceived, !paused) && !closing && parser.atFrameBoundary()) {
       metrics.countDrainClosed();
       closing = true;
       closeHere();
@@ -186,12 +175,7 @@ final class EchoConnection implements FrameParser.Answers {
   }
 
   private void failed(Throwable cause) {
-    // Resets and broken pipes are how many clients hang up: count them, never log each one.
-    if (cause instanceof IOException) {
-      metrics.countReset();
-    } else {
-      metrics.countOtherError();
-    }
+    metrics.countConnectionError(cause);
     closeHere();
   }
 

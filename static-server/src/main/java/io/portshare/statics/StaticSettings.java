@@ -77,6 +77,19 @@ public record StaticSettings(Engine engine, Path root, boolean sendfile, boolean
         s.getDuration(HEADER_TIMEOUT), s.getDuration(IDLE_TIMEOUT));
   }
 
+  /**
+   * What a request names on this site, the same decisions on both engines: over a {@link FileCache}
+   * of its own (one per instance, so per event loop), which holds up to 64 MiB or --memory-max if larger.
+   */
+  RequestRouter router() {
+    return new RequestRouter(new FileCache(root, memoryMax, Math.max(memoryMax, 64L << 20)), listing);
+  }
+
+  /** The directory listing's pages, or null when --listing is off. */
+  DirectoryListing directoryListing() {
+    return listing ? new DirectoryListing(root) : null;
+  }
+
   private static Path root(Settings s) {
     String root = s.getString(ROOT);
     if (!root.isEmpty() && !Files.isDirectory(Path.of(root))) {

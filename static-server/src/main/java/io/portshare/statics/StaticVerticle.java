@@ -24,11 +24,9 @@ public final class StaticVerticle extends ServiceVerticle {
   @Override
   public Future<?> start() {
     StaticSettings s = StaticSettings.of(service.settings());
-    FileCache cache = new FileCache(s.root(), s.memoryMax(), Math.max(s.memoryMax(), 64L << 20));
     served = new StaticMetrics(service.registry(), Integer.toString(service.instance()));
     StaticMetrics metrics = service.warmingUp() ? new StaticMetrics() : served;
-    answers = new FileAnswers(new RequestRouter(cache, s.listing()), s.listing() ? new DirectoryListing(s.root()) : null,
-        s.sendfile(), s.cacheControl(), metrics);
+    answers = new FileAnswers(s.router(), s.directoryListing(), s.sendfile(), s.cacheControl(), metrics);
     long headerTimeoutMillis = s.headerTimeout().toMillis();
     long idleTimeoutMillis = s.idleTimeout().toMillis();
     connections = new OpenConnections(new OpenConnections.Limits(s.maxUri(), s.maxHeaderSize(), headerTimeoutMillis,

@@ -34,12 +34,10 @@ public final class VertxStaticVerticle extends ServiceVerticle {
   @Override
   public Future<?> start() {
     StaticSettings s = StaticSettings.of(service.settings());
-    FileCache cache = new FileCache(s.root(), s.memoryMax(), Math.max(s.memoryMax(), 64L << 20));
     served = new StaticMetrics(service.registry(), Integer.toString(service.instance()));
     StaticMetrics metrics = service.warmingUp() ? new StaticMetrics() : served;
-    answers = new VertxFileAnswers(new RequestRouter(cache, s.listing()),
-        s.listing() ? new DirectoryListing(s.root()) : null, s.sendfile(), s.cacheControl(), vertx.fileSystem(),
-        metrics);
+    answers = new VertxFileAnswers(s.router(), s.directoryListing(), s.sendfile(), s.cacheControl(),
+        vertx.fileSystem(), metrics);
     agesOut = !service.connectionLifetime().isZero();
     vertx.setPeriodic(1000, id -> answers.tick(System.currentTimeMillis()));
 

@@ -16,16 +16,16 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * An epoll listener takes every connection waiting in its queue in one turn of its event loop,
  * where Netty 4.2's own allocator takes one per turn (so a loop that also serves connections leaves
- * the rest queued for a turn over all of them each), and the bound is reached when more wait. NIO's
- * listener takes 16 a turn (Netty's default for it).
+ * the rest queued for a turn over all of them each). NIO's listener takes 16 a turn (Netty's default
+ * for it). The runtime's bound is one full accept queue, which a queue cannot hold more than.
  */
 class AcceptsPerTurnTest {
 
-  /** More than the bound of one turn ({@link AcceptsPerTurn#MAX}), so that the bound is reached. */
+  /** More than the 64 a turn the runtime once took, and than NIO's 16. */
   private static final int QUEUED = 100;
 
   @ParameterizedTest(name = "on {0}, runtime allocator {1}: at most {2} accepted in one turn")
-  @CsvSource({"epoll, true, 64", "epoll, false, 1", "nio, false, 16"})
+  @CsvSource({"epoll, true, 100", "epoll, false, 1", "nio, false, 16"})
   void oneTurnTakesTheWholeQueue(String transport, boolean runtimeAllocator, int mostInOneTurn) throws Exception {
     try (QueuedListener queued = QueuedListener.on(transport)) {
       TurnCounter turns = new TurnCounter();
@@ -47,6 +47,12 @@ class AcceptsPerTurnTest {
       assertThat(turns.most.get()).isEqualTo(mostInOneTurn);
       listener.close().syncUninterruptibly();
     }
+  }
+
+  @org.junit.jupiter.api.Test
+  void theBoundIsOneFullAcceptQueue() {
+    assertThat(AcceptsPerTurn.allocator().maxMessagesPerRead()).isEqualTo(io.netty.util.NetUtil.SOMAXCONN)
+        .isGreaterThanOrEqualTo(QUEUED);
   }
 
   /** On the listener: counts the connections each turn (one read burst, then read-complete) accepts. */

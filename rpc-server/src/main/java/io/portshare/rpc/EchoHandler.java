@@ -5,10 +5,10 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.portshare.rpc.client.Frames;
 import io.portshare.runtime.DrainEvent;
 import io.portshare.runtime.LingeringClose;
 import io.portshare.runtime.Outbound;
-import io.portshare.rpc.client.Frames;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 

@@ -2,11 +2,11 @@ package io.portshare.rpc;
 
 import io.portshare.rpc.client.Frames;
 import io.portshare.rpc.netsocket.NetSocketEchoVerticle;
-import io.portshare.runtime.config.Option;
+import io.portshare.runtime.Option;
 import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceVerticle;
-import io.portshare.runtime.config.Settings;
-import io.portshare.runtime.warmup.WarmUpExchange;
+import io.portshare.runtime.Settings;
+import io.portshare.runtime.WarmUpExchange;
 import io.vertx.core.buffer.Buffer;
 import java.util.List;
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package io.portshare.rpc;
 
 import io.portshare.rpc.client.Frames;
-import io.portshare.runtime.config.Option;
-import io.portshare.runtime.config.Settings;
+import io.portshare.runtime.Option;
+import io.portshare.runtime.Settings;
 import java.time.Duration;
 import java.util.List;
 

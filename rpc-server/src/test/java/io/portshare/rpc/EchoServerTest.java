@@ -3,13 +3,13 @@ package io.portshare.rpc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.portshare.kit.PrometheusText;
+import io.portshare.kit.RpcWire;
 import io.portshare.rpc.client.RpcClient;
 import io.portshare.rpc.client.RpcClientOptions;
 import io.portshare.rpc.client.RpcConnection;
 import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
-import io.portshare.kit.PrometheusText;
-import io.portshare.kit.RpcWire;
+import io.portshare.runtime.impl.ServiceRuntime;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;

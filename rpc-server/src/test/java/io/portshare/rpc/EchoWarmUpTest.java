@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.portshare.kit.PrometheusText;
 import io.portshare.rpc.client.Frames;
 import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.impl.ServiceRuntime;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.Socket;

@@ -8,7 +8,7 @@ import io.portshare.kit.PrometheusText;
 import io.portshare.kit.RpcWire;
 import io.portshare.runtime.LatencyHistogram;
 import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.impl.ServiceRuntime;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;

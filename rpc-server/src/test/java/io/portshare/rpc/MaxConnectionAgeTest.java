@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.portshare.kit.PrometheusText;
 import io.portshare.kit.RpcWire;
 import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.impl.ServiceRuntime;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,10 +1,10 @@
 package io.portshare.statics;
 
-import io.portshare.runtime.config.Option;
+import io.portshare.runtime.Option;
 import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceVerticle;
-import io.portshare.runtime.config.Settings;
-import io.portshare.runtime.warmup.WarmUpExchange;
+import io.portshare.runtime.Settings;
+import io.portshare.runtime.WarmUpExchange;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package io.portshare.statics;
 
-import io.portshare.runtime.config.Option;
-import io.portshare.runtime.config.Settings;
+import io.portshare.runtime.Option;
+import io.portshare.runtime.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

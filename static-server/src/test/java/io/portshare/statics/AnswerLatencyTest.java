@@ -8,7 +8,7 @@ import io.portshare.kit.HttpWire;
 import io.portshare.kit.PrometheusText;
 import io.portshare.runtime.LatencyHistogram;
 import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.impl.ServiceRuntime;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package io.portshare.statics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.impl.ServiceRuntime;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -10,7 +10,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
 import io.portshare.kit.HttpWire;
 import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.impl.ServiceRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.portshare.kit.HttpWire;
-import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
 import io.portshare.kit.PrometheusText;
+import io.portshare.runtime.Runtimes;
+import io.portshare.runtime.impl.ServiceRuntime;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -3,10 +3,10 @@ package io.portshare.statics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.kit.PrometheusText;
-import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
-import io.portshare.runtime.config.Settings;
+import io.portshare.runtime.Settings;
+import io.portshare.runtime.config.RuntimeSettings;
+import io.portshare.runtime.impl.ServiceRuntime;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;

@@ -8,8 +8,8 @@ import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import java.net.InetAddress;
 import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.nio.channels.spi.SelectorProvider;
 
 /** The generator's channels: native epoll where Netty has it (Linux), NIO elsewhere. */

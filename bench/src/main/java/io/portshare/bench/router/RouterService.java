@@ -1,8 +1,8 @@
 package io.portshare.bench.router;
 
+import io.portshare.runtime.Option;
 import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceVerticle;
-import io.portshare.runtime.config.Option;
 import io.vertx.core.Future;
 import java.nio.file.Path;
 import java.util.List;

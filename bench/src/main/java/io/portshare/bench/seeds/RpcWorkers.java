@@ -1,13 +1,13 @@
 package io.portshare.bench.seeds;
 
 import io.portshare.bench.cpu.CpuProbe;
-import io.portshare.bench.rpc.Column;
 import io.portshare.bench.load.LoadEngine;
 import io.portshare.bench.load.LoadSpec;
 import io.portshare.bench.load.Progress;
-import io.portshare.bench.rpc.RpcMatrix;
 import io.portshare.bench.results.Row;
 import io.portshare.bench.results.Table;
+import io.portshare.bench.rpc.Column;
+import io.portshare.bench.rpc.RpcMatrix;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,7 +1,6 @@
 package io.portshare.bench.staticfiles;
 
 import io.portshare.bench.cpu.CpuTime;
-import io.portshare.bench.server.ServerProcesses;
 import io.portshare.bench.results.Cell;
 import io.portshare.bench.results.ClientBound;
 import io.portshare.bench.results.Metric;
@@ -9,6 +8,7 @@ import io.portshare.bench.results.Ratio;
 import io.portshare.bench.results.Round;
 import io.portshare.bench.results.Row;
 import io.portshare.bench.results.Table;
+import io.portshare.bench.server.ServerProcesses;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -1,13 +1,13 @@
 package io.portshare.bench.load;
 
-import java.io.DataInputStream;
 import java.io.BufferedInputStream;
-import java.io.OutputStream;
-import java.nio.ByteBuffer;
+import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;

@@ -14,7 +14,7 @@ import io.portshare.bench.results.Row;
 import io.portshare.bench.results.Table;
 import io.portshare.rpc.RpcService;
 import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.impl.ServiceRuntime;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -1,8 +1,7 @@
 package io.portshare.runtime;
 
-import io.portshare.runtime.config.Option;
-import io.portshare.runtime.config.Settings;
-import io.portshare.runtime.warmup.WarmUpExchange;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.VertxOptions;
 import java.util.List;
 import java.util.Optional;
 
@@ -55,4 +54,22 @@ public interface ServiceDescriptor {
   default ServiceVerticle newVerticle(Settings settings) {
     return newVerticle();
   }
+
+  /**
+   * Adjusts the options of each Vert.x instance the service runs on, before it is built, as Vert.x's
+   * own launcher lets {@code VertxApplicationHooks.beforeStartingVertx} do (a worker pool size, a
+   * blocked-thread check, an address resolver). The runtime then sets what the scaling mode needs
+   * and a service cannot change: the event loop count (one per instance, all of them in
+   * {@code shared}) and the transport.
+   */
+  default void beforeStartingVertx(VertxOptions options) {}
+
+  /**
+   * Adjusts the deployment of the service's verticle, before it is deployed, as
+   * {@code VertxApplicationHooks.beforeDeployingVerticle} does (a worker pool name, a threading
+   * model, more config). The runtime then sets the instance count its mode needs, and the config
+   * file's {@code service:} section, merged over the config set here, as the verticle's
+   * {@code config()}.
+   */
+  default void beforeDeployingVerticle(DeploymentOptions options) {}
 }

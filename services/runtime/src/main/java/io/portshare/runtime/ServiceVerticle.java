@@ -8,24 +8,29 @@ import java.time.Duration;
 /**
  * One instance of a service: it owns one event loop and the server(s) it listens with. The
  * runtime sets {@link #service} before {@code start()}; a verticle listens through
- * {@link ServiceContext#listen} so that drain and the port-0 case work the same for every service.
+ * {@link ServiceContext#listen} so that the scaling mode, the connection policy and the drain work
+ * the same for every service. {@link #config()} holds the service's section of the config file
+ * ({@code service:}), as Vert.x's own deployment config does; the runtime's options are in
+ * {@link ServiceContext#settings()}.
+ *
+ * <p>A service may deploy further verticles of its own from {@code start()} (a worker verticle,
+ * say) with {@code vertx.deployVerticle}: they run on this instance's Vert.x and are undeployed with it.
  */
 public abstract class ServiceVerticle extends VerticleBase {
 
+  /** This instance's place in the service; set by the runtime before {@code start()}. */
   protected ServiceContext service;
 
-  final void attach(ServiceContext service) {
-    this.service = service;
-  }
-
-  final Context vertxContext() {
+  /** This instance's Vert.x context, for the runtime (reached through a private lookup). */
+  @SuppressWarnings("unused")
+  private Context vertxContext() {
     return context;
   }
 
   /**
    * Called on this instance's event loop when the warm-up before ready has ended (not at all when
-   * there was none): from here on traffic is the service's own. A service that kept warm-up
-   * requests out of its meters (see {@link ServiceContext#warmingUp()}) switches back here.
+   * there was none): from here on traffic is the service's own. A service whose meters are split by
+   * {@link ServiceContext#warmUpSplit} needs nothing here.
    */
   protected void warmedUp() {}
 

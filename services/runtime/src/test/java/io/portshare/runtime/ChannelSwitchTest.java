@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.portshare.kit.HttpWire;
+import io.portshare.runtime.impl.ServiceRuntime;
 import io.vertx.core.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -21,7 +22,7 @@ class ChannelSwitchTest {
   void anOptionTheLeanChannelsDoNotServeFailsTheStartWithOneLine() {
     assertThatThrownBy(() -> runtimes.start(new FastOpenHello(), "--port", "0", "--admin-port", "0", "--host",
         "127.0.0.1", "--instances", "1", "--transport", "epoll", "--channel", "lean"))
-        .isInstanceOf(io.portshare.runtime.config.UsageException.class)
+        .isInstanceOf(io.portshare.runtime.UsageException.class)
         .hasMessage("--channel lean does not serve the listener option TCP_FASTOPEN=256 this server asks for;"
             + " run it with --channel netty");
   }

@@ -2,6 +2,7 @@ package io.portshare.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.portshare.runtime.impl.ServiceRuntime;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;

@@ -3,6 +3,7 @@ package io.portshare.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.kit.LogCapture;
+import io.portshare.runtime.impl.ServiceRuntime;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerRequest;
 import java.io.ByteArrayOutputStream;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.kit.Fallbacks;
 import io.portshare.kit.LogCapture;
+import io.portshare.runtime.impl.ServiceRuntime;
 import io.vertx.core.transport.Transport;
 import java.util.Arrays;
 import java.util.List;

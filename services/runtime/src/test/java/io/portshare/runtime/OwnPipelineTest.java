@@ -12,6 +12,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.LineBasedFrameDecoder;
 import io.portshare.kit.LogCapture;
 import io.portshare.kit.PrometheusText;
+import io.portshare.runtime.impl.ServiceRuntime;
 import io.vertx.core.Future;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -189,7 +190,7 @@ class OwnPipelineTest {
     service.tls = true;
     assertThatThrownBy(() -> runtimes.start(service, "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
         "--instances", "2", "--mode", mode))
-        .isInstanceOf(ServiceRuntime.StartException.class)
+        .isInstanceOf(StartException.class)
         .hasMessageStartingWith("cannot listen on port ")
         .hasMessageContaining("with TLS on a pipeline of the service's own")
         .hasMessageNotContaining("\n");

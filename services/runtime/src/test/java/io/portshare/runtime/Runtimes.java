@@ -1,6 +1,6 @@
 package io.portshare.runtime;
 
-import io.portshare.runtime.config.Settings;
+import io.portshare.runtime.impl.ServiceRuntime;
 import io.portshare.runtime.net.InheritedSockets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package io.portshare.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.examples.hello.HelloService;
+import io.portshare.runtime.impl.ServiceRuntime;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;

@@ -1,7 +1,5 @@
 package io.portshare.runtime;
 
-import io.portshare.runtime.config.Settings;
-import io.portshare.runtime.warmup.WarmUpExchange;
 import io.vertx.core.Future;
 import java.time.Duration;
 import java.util.Optional;

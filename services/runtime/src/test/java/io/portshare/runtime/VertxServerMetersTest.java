@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.portshare.examples.hello.HelloService;
 import io.portshare.kit.PrometheusText;
+import io.portshare.runtime.impl.ServiceRuntime;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

@@ -1,9 +1,7 @@
 package io.portshare.soak;
 
-import io.portshare.kit.ServiceProcess;
-
 import io.portshare.kit.RpcWire;
-
+import io.portshare.kit.ServiceProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,14 +1,12 @@
 package io.portshare.soak;
 
-import io.portshare.kit.Ci;
-import io.portshare.kit.ServiceProcess;
-
-import io.portshare.kit.RpcWire;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.portshare.kit.Ci;
 import io.portshare.kit.Repository;
+import io.portshare.kit.RpcWire;
+import io.portshare.kit.ServiceProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

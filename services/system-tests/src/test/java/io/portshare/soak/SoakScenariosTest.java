@@ -3,8 +3,8 @@ package io.portshare.soak;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.kit.Ci;
-import java.nio.file.Path;
 import io.portshare.kit.Repository;
+import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,8 +2,8 @@ package io.portshare.statics.fuzz;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 
 /**

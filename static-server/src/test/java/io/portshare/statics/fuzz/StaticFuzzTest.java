@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.kit.FuzzRun;
 import io.portshare.kit.LogCapture;
+import io.portshare.kit.PrometheusText;
 import io.portshare.kit.RawExchange;
 import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
-import io.portshare.kit.PrometheusText;
+import io.portshare.runtime.impl.ServiceRuntime;
 import io.portshare.statics.StaticService;
 import java.io.IOException;
 import java.net.URI;

@@ -3,7 +3,7 @@ package io.portshare.statics.fuzz;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.impl.ServiceRuntime;
 import io.portshare.statics.StaticService;
 import java.io.IOException;
 import java.io.InputStream;

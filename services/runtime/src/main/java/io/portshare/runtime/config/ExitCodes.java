@@ -1,5 +1,7 @@
 package io.portshare.runtime.config;
 
+import io.portshare.runtime.UsageException;
+
 /**
  * How every portshare process ends (a service, its supervisor, the bench, the soak), named as Vert.x's
  * {@code VertxApplication} names its own: a script or a supervisor tells a bad flag, which no restart

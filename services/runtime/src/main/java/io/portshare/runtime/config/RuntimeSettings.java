@@ -1,5 +1,7 @@
 package io.portshare.runtime.config;
 
+import io.portshare.runtime.Option;
+import io.portshare.runtime.Settings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.portshare.runtime.launch;
 
-import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.StartException;
 import io.portshare.runtime.config.RuntimeSettings;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -67,7 +67,7 @@ final class ChildCommand {
     try {
       return pb.start();
     } catch (IOException e) {
-      throw new ServiceRuntime.StartException("cannot start " + what + ": " + e, e);
+      throw new StartException("cannot start " + what + ": " + e, e);
     }
   }
 }

@@ -13,7 +13,7 @@ import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.unix.DomainSocketReadMode;
 import io.netty.channel.unix.FileDescriptor;
-import io.portshare.runtime.config.UsageException;
+import io.portshare.runtime.UsageException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,16 +1,17 @@
 package io.portshare.runtime.launch;
 
+import io.portshare.runtime.Option;
 import io.portshare.runtime.ServiceDescriptor;
-import io.portshare.runtime.ServiceRuntime;
-import io.portshare.runtime.StartPlan;
-import io.portshare.runtime.StopRequest;
-import io.portshare.runtime.Version;
+import io.portshare.runtime.Settings;
+import io.portshare.runtime.StartException;
+import io.portshare.runtime.UsageException;
 import io.portshare.runtime.config.ExitCodes;
 import io.portshare.runtime.config.LogFormat;
-import io.portshare.runtime.config.Option;
 import io.portshare.runtime.config.RuntimeSettings;
-import io.portshare.runtime.config.Settings;
-import io.portshare.runtime.config.UsageException;
+import io.portshare.runtime.impl.ServiceRuntime;
+import io.portshare.runtime.impl.StartPlan;
+import io.portshare.runtime.impl.StopRequest;
+import io.portshare.runtime.impl.Version;
 import io.portshare.runtime.net.FileLimit;
 import io.portshare.runtime.net.InheritedSockets;
 import io.portshare.runtime.net.SystemdNotify;
@@ -55,7 +56,7 @@ public final class Launcher {
     } catch (UsageException e) {
       System.err.println("portshare: " + e.getMessage());
       code = ExitCodes.USAGE;
-    } catch (ServiceRuntime.StartException e) {
+    } catch (StartException e) {
       System.err.println("portshare: " + e.getMessage());
       code = ExitCodes.SOFTWARE;
     } catch (Throwable t) {

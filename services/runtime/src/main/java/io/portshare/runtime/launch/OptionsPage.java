@@ -1,8 +1,8 @@
 package io.portshare.runtime.launch;
 
+import io.portshare.runtime.Option;
 import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.config.ExitCodes;
-import io.portshare.runtime.config.Option;
 import io.portshare.runtime.config.RuntimeSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.portshare.runtime.launch;
 
 import io.portshare.runtime.ServiceDescriptor;
-import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.StartException;
 import io.portshare.runtime.config.ExitCodes;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.net.SystemdNotify;
@@ -123,7 +123,7 @@ final class Supervisor {
         }
       }
     } catch (IOException e) {
-      throw new ServiceRuntime.StartException("cannot open the hand-over socket: " + e.getMessage(), e);
+      throw new StartException("cannot open the hand-over socket: " + e.getMessage(), e);
     } finally {
       timer.shutdownNow();
       sockets.closeOwn();

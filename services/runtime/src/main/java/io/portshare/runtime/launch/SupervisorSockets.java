@@ -1,9 +1,9 @@
 package io.portshare.runtime.launch;
 
 import com.sun.jna.LastErrorException;
-import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.StartException;
+import io.portshare.runtime.UsageException;
 import io.portshare.runtime.config.RuntimeSettings;
-import io.portshare.runtime.config.UsageException;
 import io.portshare.runtime.net.InheritedSockets;
 import io.portshare.runtime.net.Listeners;
 import io.portshare.runtime.net.RawListeners;
@@ -66,7 +66,7 @@ final class SupervisorSockets {
       try {
         fd = RawListeners.bindReuseport(new InetSocketAddress(host, port), Listeners.ACCEPT_BACKLOG);
       } catch (LastErrorException e) {
-        throw new ServiceRuntime.StartException("cannot listen on port " + port + ": errno " + e.getErrorCode()
+        throw new StartException("cannot listen on port " + port + ": errno " + e.getErrorCode()
             + (e.getErrorCode() == 98 ? " (address already in use)" : ""), e);
       }
       ownSockets.add(fd);

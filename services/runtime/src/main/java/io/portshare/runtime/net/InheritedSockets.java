@@ -1,8 +1,8 @@
 package io.portshare.runtime.net;
 
+import io.portshare.runtime.UsageException;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.ScalingMode;
-import io.portshare.runtime.config.UsageException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;

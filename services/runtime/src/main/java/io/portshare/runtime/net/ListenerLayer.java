@@ -15,7 +15,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.util.concurrent.EventExecutor;
-import io.portshare.runtime.config.UsageException;
+import io.portshare.runtime.UsageException;
 import io.portshare.runtime.net.lean.LeanChannels;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

@@ -2,7 +2,7 @@ package io.portshare.runtime.net;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
-import io.portshare.runtime.config.UsageException;
+import io.portshare.runtime.UsageException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

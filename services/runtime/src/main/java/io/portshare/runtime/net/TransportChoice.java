@@ -1,7 +1,7 @@
 package io.portshare.runtime.net;
 
+import io.portshare.runtime.UsageException;
 import io.portshare.runtime.config.TransportSetting;
-import io.portshare.runtime.config.UsageException;
 import io.vertx.core.transport.Transport;
 import java.util.Locale;
 

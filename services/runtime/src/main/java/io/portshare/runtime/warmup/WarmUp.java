@@ -1,5 +1,6 @@
 package io.portshare.runtime.warmup;
 
+import io.portshare.runtime.WarmUpExchange;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetClient;

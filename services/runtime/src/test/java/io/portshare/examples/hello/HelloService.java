@@ -1,6 +1,6 @@
 package io.portshare.examples.hello;
 
-import io.portshare.runtime.config.Option;
+import io.portshare.runtime.Option;
 import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceVerticle;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.portshare.examples.hello.HelloService;
 import io.portshare.kit.PrometheusText;
 import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.impl.ServiceRuntime;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;

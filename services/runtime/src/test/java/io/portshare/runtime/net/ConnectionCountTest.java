@@ -7,7 +7,7 @@ import io.portshare.examples.hello.HelloService;
 import io.portshare.kit.Ci;
 import io.portshare.kit.PrometheusText;
 import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.impl.ServiceRuntime;
 import io.vertx.core.transport.Transport;
 import java.net.InetSocketAddress;
 import java.net.Socket;

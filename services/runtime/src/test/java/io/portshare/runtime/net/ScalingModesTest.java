@@ -6,7 +6,7 @@ import io.portshare.examples.hello.HelloService;
 import io.portshare.kit.PrometheusText;
 import io.portshare.runtime.IoUringOrFallback;
 import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.impl.ServiceRuntime;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.kit.PrometheusText;
 import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
 import io.portshare.runtime.ServiceVerticle;
 import io.portshare.runtime.TestService;
+import io.portshare.runtime.impl.ServiceRuntime;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;

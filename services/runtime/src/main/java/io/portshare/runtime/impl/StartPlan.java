@@ -1,10 +1,10 @@
-package io.portshare.runtime;
+package io.portshare.runtime.impl;
 
+import io.portshare.runtime.UsageException;
+import io.portshare.runtime.config.ChannelSetting;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.ScalingMode;
-import io.portshare.runtime.config.ChannelSetting;
 import io.portshare.runtime.config.TransportSetting;
-import io.portshare.runtime.config.UsageException;
 import io.portshare.runtime.net.InheritedSockets;
 import io.portshare.runtime.net.PinnedMode;
 import io.portshare.runtime.net.TransportChoice;

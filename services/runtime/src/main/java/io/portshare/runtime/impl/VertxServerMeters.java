@@ -1,4 +1,4 @@
-package io.portshare.runtime;
+package io.portshare.runtime.impl;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;

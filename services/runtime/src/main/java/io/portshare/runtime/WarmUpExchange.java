@@ -1,4 +1,4 @@
-package io.portshare.runtime.warmup;
+package io.portshare.runtime;
 
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;

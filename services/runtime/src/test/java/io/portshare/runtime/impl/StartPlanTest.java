@@ -1,14 +1,14 @@
-package io.portshare.runtime;
+package io.portshare.runtime.impl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.portshare.examples.hello.HelloService;
+import io.portshare.runtime.Settings;
+import io.portshare.runtime.UsageException;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.ScalingMode;
-import io.portshare.runtime.config.Settings;
 import io.portshare.runtime.config.TransportSetting;
-import io.portshare.runtime.config.UsageException;
 import io.portshare.runtime.net.InheritedSockets;
 import io.portshare.runtime.net.PinnedMode;
 import io.portshare.runtime.net.TransportChoice;

@@ -1,4 +1,4 @@
-package io.portshare.runtime;
+package io.portshare.runtime.impl;
 
 import java.io.IOException;
 import java.io.InputStream;

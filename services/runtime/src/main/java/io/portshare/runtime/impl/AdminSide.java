@@ -1,12 +1,16 @@
-package io.portshare.runtime;
+package io.portshare.runtime.impl;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.portshare.runtime.ServiceVerticle;
 import io.portshare.runtime.admin.AdminServer;
 import io.portshare.runtime.admin.EventLoopBeats;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.net.InheritedSockets;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.ext.healthchecks.Status;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -61,8 +65,13 @@ final class AdminSide {
   /** Watches each verticle's event loop: a loop that stops running fails {@code /health/live}. */
   void watch(List<ServiceVerticle> verticles) {
     for (ServiceVerticle v : verticles) {
-      beats.watch(service + " instance " + v.service.instance(), v.vertxContext());
+      beats.watch(service + " instance " + VerticleAccess.context(v).instance(), VerticleAccess.vertxContext(v));
     }
+  }
+
+  /** A service's readiness check on /health/ready; the admin server listens by the time services deploy. */
+  void addReadinessCheck(String name, Handler<Promise<Status>> procedure) {
+    server.addReadinessCheck(name, procedure);
   }
 
   void ready(boolean ready) {

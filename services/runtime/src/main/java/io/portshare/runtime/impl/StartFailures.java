@@ -1,6 +1,6 @@
-package io.portshare.runtime;
+package io.portshare.runtime.impl;
 
-import io.portshare.runtime.ServiceRuntime.StartException;
+import io.portshare.runtime.StartException;
 import io.portshare.runtime.net.FileLimit;
 import io.vertx.core.Future;
 import java.net.BindException;

@@ -1,4 +1,4 @@
-package io.portshare.runtime;
+package io.portshare.runtime.impl;
 
 import io.portshare.runtime.warmup.StopSignal;
 import java.util.concurrent.CountDownLatch;

@@ -1,22 +1,26 @@
-package io.portshare.runtime;
+package io.portshare.runtime.impl;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.portshare.runtime.ServiceDescriptor;
+import io.portshare.runtime.ServiceVerticle;
+import io.portshare.runtime.Settings;
+import io.portshare.runtime.StartException;
+import io.portshare.runtime.WarmUpExchange;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.ScalingMode;
-import io.portshare.runtime.config.Settings;
 import io.portshare.runtime.net.AcceptErrorHandler;
 import io.portshare.runtime.net.Connections;
 import io.portshare.runtime.net.Listeners;
 import io.portshare.runtime.net.OwnPipelines;
 import io.portshare.runtime.net.RuntimeTransport;
 import io.portshare.runtime.warmup.WarmUp;
-import io.portshare.runtime.warmup.WarmUpExchange;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.core.transport.Transport;
 import java.time.Duration;
@@ -49,10 +53,12 @@ final class Instances {
   private final List<Vertx> vertxes = new ArrayList<>();
   /** Guarded by itself; {@link #contexts} in instance order, beside it. */
   private final List<ServiceVerticle> verticles = new ArrayList<>();
-  private final List<ServiceContext> contexts = new ArrayList<>();
+  private final List<InstanceContext> contexts = new ArrayList<>();
+  private final ReadinessChecks readiness;
 
   Instances(ServiceDescriptor descriptor, Settings settings, RuntimeSettings common, MeterRegistry registry,
-      Listeners listeners, VertxServerMeters serverMeters) {
+      Listeners listeners, VertxServerMeters serverMeters, ReadinessChecks readiness) {
+    this.readiness = readiness;
     this.descriptor = descriptor;
     this.settings = settings;
     this.common = common;
@@ -106,10 +112,11 @@ final class Instances {
         common.acceptOnEventLoop() && eventLoops == 1, listeners, acceptErrors, connections, ownPipelines, firstLoop,
         plan.inheritedFd(firstLoop));
     VertxOptions options = new VertxOptions()
-        .setEventLoopPoolSize(eventLoops)
         .setWorkerPoolSize(Math.max(2, eventLoops))
-        .setInternalBlockingPoolSize(Math.max(2, eventLoops))
-        .setPreferNativeTransport(transport != Transport.NIO);
+        .setInternalBlockingPoolSize(Math.max(2, eventLoops));
+    descriptor.beforeStartingVertx(options);
+    // What the mode needs, whatever the service's hook set.
+    options.setEventLoopPoolSize(eventLoops).setPreferNativeTransport(transport != Transport.NIO);
     VertxBuilder builder = serverMeters == null ? Vertx.builder().with(options)
         : serverMeters.apply(Vertx.builder(), options);
     Vertx vertx = builder.withTransport(runtimeTransport).build();
@@ -130,19 +137,27 @@ final class Instances {
       Connections connections, boolean warmingUp) {
     AtomicInteger next = new AtomicInteger(firstIndex);
     ScalingMode mode = plan.mode();
+    DeploymentOptions deployment = new DeploymentOptions();
+    descriptor.beforeDeployingVerticle(deployment);
+    JsonObject config = deployment.getConfig() == null ? new JsonObject() : deployment.getConfig().copy();
+    deployment.setConfig(config.mergeIn(settings.serviceConfig(), true)).setInstances(count);
     return service.vertx().deployVerticle(() -> {
       int index = next.getAndIncrement();
-      ServiceContext ctx = new ServiceContext(descriptor.name(), settings, common, mode, index, listenPort,
-          registry, connections, ownPipelines, service.transport(), warmingUp);
+      InstanceContext ctx = new InstanceContext(descriptor.name(), settings, common, mode, index, listenPort,
+          registry, connections, ownPipelines, service.transport(), readiness, warmingUp);
       ServiceVerticle v = descriptor.newVerticle(settings);
-      v.attach(ctx);
+      VerticleAccess.attach(v, ctx);
       synchronized (verticles) {
         verticles.add(v);
         contexts.add(ctx);
-        contexts.sort(Comparator.comparingInt(ServiceContext::instance));
+        contexts.sort(Comparator.comparingInt(InstanceContext::instance));
       }
       return v;
-    }, new DeploymentOptions().setInstances(count));
+    }, deployment).onSuccess(id -> {
+      for (ServiceVerticle v : verticles()) {
+        ((InstanceContext) VerticleAccess.context(v)).deployedOn(VerticleAccess.vertxContext(v));
+      }
+    });
   }
 
   /** The service's Vert.x instances, in the order they were made. */
@@ -159,7 +174,7 @@ final class Instances {
   }
 
   /** Each instance's context, in instance order. */
-  List<ServiceContext> contexts() {
+  List<InstanceContext> contexts() {
     synchronized (verticles) {
       return List.copyOf(contexts);
     }
@@ -170,7 +185,7 @@ final class Instances {
     List<Future<Void>> all = new ArrayList<>();
     for (ServiceVerticle v : verticles()) {
       Promise<Void> p = Promise.promise();
-      v.vertxContext().runOnContext(x -> action.apply(v).onComplete(p));
+      VerticleAccess.vertxContext(v).runOnContext(x -> action.apply(v).onComplete(p));
       all.add(p.future());
     }
     return Future.join(all).mapEmpty();
@@ -212,20 +227,20 @@ final class Instances {
     String host = common.host();
     // A wildcard listener is reached over loopback; a specific address is reached at itself.
     String target = host.equals("0.0.0.0") || host.isEmpty() ? "127.0.0.1" : host.equals("::") ? "::1" : host;
-    List<ServiceContext> all = contexts();
+    List<InstanceContext> all = contexts();
     WarmUp.Result r;
     try {
       r = new WarmUp(exchange, SocketAddress.inetSocketAddress(port, target), limit, stop)
           .run(vertxes(), plan.mode() == ScalingMode.SHARED ? plan.instances() : 1,
-              () -> all.stream().mapToLong(ServiceContext::warmUpConnections).min().orElse(0));
+              () -> all.stream().mapToLong(InstanceContext::warmUpConnections).min().orElse(0));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new ServiceRuntime.StartException("interrupted during warm-up", e);
+      throw new StartException("interrupted during warm-up", e);
     }
-    all.forEach(ServiceContext::warmUpEnded);
+    all.forEach(InstanceContext::warmUpEnded);
     ended.run();
     StartFailures.await(onEachLoop(v -> {
-      v.warmedUp();
+      VerticleAccess.warmedUp(v);
       return Future.succeededFuture();
     }), "the end of the warm-up");
     if (r.ended().equals("failing")) {

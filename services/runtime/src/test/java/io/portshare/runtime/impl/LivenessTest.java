@@ -1,9 +1,11 @@
-package io.portshare.runtime;
+package io.portshare.runtime.impl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.portshare.examples.hello.HelloService;
+import io.portshare.runtime.Runtimes;
+import io.portshare.runtime.ServiceVerticle;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -32,8 +34,8 @@ class LivenessTest {
     try {
       assertThat(live(vertx, rt).statusCode()).isEqualTo(200);
       // Instance 1's loop blocks, as a handler that waits on I/O or loops forever would.
-      ServiceVerticle blocked = rt.verticles().stream().filter(v -> v.service.instance() == 1).findFirst().orElseThrow();
-      blocked.vertxContext().runOnContext(x -> {
+      ServiceVerticle blocked = rt.verticles().stream().filter(v -> VerticleAccess.context(v).instance() == 1).findFirst().orElseThrow();
+      VerticleAccess.vertxContext(blocked).runOnContext(x -> {
         try {
           release.await(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -1,5 +1,6 @@
-package io.portshare.runtime.config;
+package io.portshare.runtime;
 
+import io.portshare.runtime.config.Units;
 import java.util.List;
 import java.util.Locale;
 

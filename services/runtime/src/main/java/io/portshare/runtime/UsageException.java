@@ -1,4 +1,6 @@
-package io.portshare.runtime.config;
+package io.portshare.runtime;
+
+import io.portshare.runtime.config.ExitCodes;
 
 /**
  * A bad flag, environment value or config key: the launcher prints the message as one line and exits

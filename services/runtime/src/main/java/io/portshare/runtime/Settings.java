@@ -1,5 +1,7 @@
-package io.portshare.runtime.config;
+package io.portshare.runtime;
 
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -25,13 +27,17 @@ public final class Settings {
 
   /** The option that names a config file; it cannot itself be set in the file. */
   public static final String CONFIG = "config";
+  /** The config file's key for the service's own section: its verticle's {@code config()}, nested values allowed. */
+  public static final String SERVICE_SECTION = "service";
 
   private final Map<String, Object> values;
   private final Map<String, String> sources;
+  private final JsonObject serviceConfig;
 
-  private Settings(Map<String, Object> values, Map<String, String> sources) {
+  private Settings(Map<String, Object> values, Map<String, String> sources, JsonObject serviceConfig) {
     this.values = values;
     this.sources = sources;
+    this.serviceConfig = serviceConfig;
   }
 
   /** Resolves the options against flags, the environment and the config file those name. */
@@ -49,8 +55,9 @@ public final class Settings {
       sources.put(o.name(), "default");
     }
     String configFile = flags.containsKey(CONFIG) ? flags.get(CONFIG) : env.get(byName.get(CONFIG).envName());
+    JsonObject serviceConfig = new JsonObject();
     if (configFile != null && !configFile.isBlank()) {
-      Map<String, String> file = readConfigFile(Path.of(configFile), byName);
+      Map<String, String> file = readConfigFile(Path.of(configFile), byName, serviceConfig);
       raw.putAll(file);
       file.keySet().forEach(k -> sources.put(k, "config file " + configFile));
     }
@@ -68,7 +75,7 @@ public final class Settings {
     for (Option o : options) {
       values.put(o.name(), o.parse(raw.get(o.name()), sources.get(o.name())));
     }
-    return new Settings(Collections.unmodifiableMap(values), Collections.unmodifiableMap(sources));
+    return new Settings(Collections.unmodifiableMap(values), Collections.unmodifiableMap(sources), serviceConfig);
   }
 
   private static Map<String, String> parseFlags(Map<String, Option> byName, List<String> args) {
@@ -103,7 +110,7 @@ public final class Settings {
     return flags;
   }
 
-  private static Map<String, String> readConfigFile(Path path, Map<String, Option> byName) {
+  private static Map<String, String> readConfigFile(Path path, Map<String, Option> byName, JsonObject serviceConfig) {
     Object doc;
     // YAML is a superset of JSON, so one parser reads both .yaml and .json files.
     try (Reader in = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
@@ -125,6 +132,13 @@ public final class Settings {
     Map<String, String> out = new LinkedHashMap<>();
     for (Map.Entry<?, ?> e : ((Map<?, ?>) doc).entrySet()) {
       String key = String.valueOf(e.getKey());
+      if (key.equals(SERVICE_SECTION) && !byName.containsKey(key)) {
+        if (!(e.getValue() instanceof Map<?, ?> section)) {
+          throw new UsageException("config file " + path + ": key \"" + key + "\" needs a map (the service's own config)");
+        }
+        serviceConfig.mergeIn(jsonObject(section));
+        continue;
+      }
       if (!byName.containsKey(key) || key.equals(CONFIG)) {
         throw new UsageException("config file " + path + ": unknown key \"" + key + "\" (see --help)");
       }
@@ -135,6 +149,36 @@ public final class Settings {
       out.put(key, String.valueOf(v));
     }
     return out;
+  }
+
+  /** A YAML map as JSON: keys as strings, nested maps and lists as JSON, timestamps in ISO-8601. */
+  private static JsonObject jsonObject(Map<?, ?> map) {
+    JsonObject o = new JsonObject();
+    map.forEach((k, v) -> o.put(String.valueOf(k), json(v)));
+    return o;
+  }
+
+  private static Object json(Object v) {
+    if (v instanceof Map<?, ?> m) {
+      return jsonObject(m);
+    }
+    if (v instanceof List<?> l) {
+      JsonArray a = new JsonArray();
+      l.forEach(x -> a.add(json(x)));
+      return a;
+    }
+    if (v instanceof java.util.Date d) {
+      return d.toInstant().toString();
+    }
+    return v;
+  }
+
+  /**
+   * The service's own section of the config file ({@code service:}), empty without one: its
+   * verticle's {@code config()}. Not set by flags or the environment, which hold plain option values.
+   */
+  public JsonObject serviceConfig() {
+    return serviceConfig.copy();
   }
 
   public int getInt(String name) {

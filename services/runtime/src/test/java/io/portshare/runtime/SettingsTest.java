@@ -1,10 +1,15 @@
-package io.portshare.runtime.config;
+package io.portshare.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.portshare.examples.hello.HelloService;
-import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.config.LogFormat;
+import io.portshare.runtime.config.RuntimeSettings;
+import io.portshare.runtime.config.ScalingMode;
+import io.portshare.runtime.config.TransportSetting;
+import io.portshare.runtime.config.Units;
+import io.portshare.runtime.impl.ServiceRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

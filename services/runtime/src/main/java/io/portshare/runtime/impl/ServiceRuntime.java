@@ -1,12 +1,16 @@
-package io.portshare.runtime;
+package io.portshare.runtime.impl;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.portshare.runtime.config.Option;
+import io.portshare.runtime.Option;
+import io.portshare.runtime.ServiceDescriptor;
+import io.portshare.runtime.ServiceVerticle;
+import io.portshare.runtime.Settings;
+import io.portshare.runtime.StartException;
+import io.portshare.runtime.UsageException;
+import io.portshare.runtime.WarmUpExchange;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.ScalingMode;
-import io.portshare.runtime.config.Settings;
-import io.portshare.runtime.config.UsageException;
 import io.portshare.runtime.net.AcceptErrorHandler;
 import io.portshare.runtime.net.Connections;
 import io.portshare.runtime.net.FileLimit;
@@ -15,7 +19,6 @@ import io.portshare.runtime.net.Listeners;
 import io.portshare.runtime.net.PinnedMode;
 import io.portshare.runtime.warmup.StartTimes;
 import io.portshare.runtime.warmup.WarmUp;
-import io.portshare.runtime.warmup.WarmUpExchange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,7 +81,8 @@ public final class ServiceRuntime {
     // Before the admin side binds the first meter: the server meters' histogram filter must come first.
     VertxServerMeters serverMeters = common.vertxMetrics() ? new VertxServerMeters(registry, descriptor.name()) : null;
     this.admin = new AdminSide(descriptor.name(), common, registry, inherited);
-    this.instances = new Instances(descriptor, settings, common, registry, listeners, serverMeters);
+    this.instances = new Instances(descriptor, settings, common, registry, listeners, serverMeters,
+        admin::addReadinessCheck);
   }
 
   /**
@@ -290,12 +294,5 @@ public final class ServiceRuntime {
 
   public PrometheusMeterRegistry registry() {
     return registry;
-  }
-
-  /** Thrown when the service cannot start for a reason of the machine (port taken, ...): exit 1. */
-  public static final class StartException extends RuntimeException {
-    public StartException(String message, Throwable cause) {
-      super(message, cause);
-    }
   }
 }

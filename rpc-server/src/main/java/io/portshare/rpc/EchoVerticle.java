@@ -5,6 +5,7 @@ import io.portshare.runtime.ServiceContext;
 import io.portshare.runtime.ServiceVerticle;
 import io.vertx.core.Future;
 import java.time.Duration;
+import java.util.function.Supplier;
 
 /**
  * One instance of the RPC echo service: a listener on the shared port whose connections are served
@@ -14,16 +15,15 @@ import java.time.Duration;
  */
 public final class EchoVerticle extends ServiceVerticle {
 
-  /** The meters connections count in: warm-up ones before ready, then {@link #served}. */
-  private RpcMetrics metrics;
-  private RpcMetrics served;
+  /** The meters new connections count in: warm-up ones before ready (ServiceContext.warmUpSplit). */
+  private Supplier<RpcMetrics> metrics;
   private int maxPayload;
   private long idleMillis;
 
   @Override
   public Future<?> start() {
-    served = new RpcMetrics(service.registry(), Integer.toString(service.instance()));
-    metrics = service.warmingUp() ? new RpcMetrics() : served;
+    metrics = service.warmUpSplit(new RpcMetrics(service.registry(), Integer.toString(service.instance())),
+        new RpcMetrics());
     RpcSettings settings = RpcSettings.of(service.settings());
     maxPayload = settings.maxFrame();
     idleMillis = settings.idleTimeout().toMillis();
@@ -43,13 +43,8 @@ public final class EchoVerticle extends ServiceVerticle {
     return listening;
   }
 
-  @Override
-  protected void warmedUp() {
-    metrics = served;
-  }
-
   private void initConnection(Channel connection) {
-    EchoHandler echo = new EchoHandler(maxPayload, metrics);
+    EchoHandler echo = new EchoHandler(maxPayload, metrics.get());
     connection.pipeline().addLast("rpc-echo", echo);
     long lifetime = service.connectionLifetime().toNanos();
     if (lifetime > 0) {

@@ -16,6 +16,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.function.Supplier;
 
 /**
  * Answers the requests of one event loop: {@link RequestRouter} says what a request names,
@@ -40,12 +41,13 @@ final class FileAnswers {
   private final boolean sendfile;
   private final AnswerHead heads;
   /** The meters requests count in: warm-up ones before ready, then the service's. */
-  private StaticMetrics metrics;
+  /** The meters answers count in: warm-up ones until the runtime's warm-up has ended (ServiceContext.warmUpSplit). */
+  private final Supplier<StaticMetrics> metrics;
   private long now;
 
   /** {@code listing} is null when --listing is off; {@code cacheControl} empty for none. */
   FileAnswers(RequestRouter router, DirectoryListing listing, boolean sendfile, String cacheControl,
-      StaticMetrics metrics) {
+      Supplier<StaticMetrics> metrics) {
     this.router = router;
     this.listing = listing;
     this.sendfile = sendfile;
@@ -64,14 +66,10 @@ final class FileAnswers {
     heads.tick(epochMillis);
   }
 
-  /** From now on, requests count in these meters. */
-  void countIn(StaticMetrics metrics) {
-    this.metrics = metrics;
-  }
 
   /** Where answers' times go now: the warm-up histogram before ready, then the service's. */
   LatencyHistogram latency() {
-    return metrics.answerSeconds;
+    return metrics.get().answerSeconds;
   }
 
   /** Whether the answers need a ChunkedWriteHandler in the pipeline: the copying path of --no-sendfile. */
@@ -108,7 +106,7 @@ final class FileAnswers {
           error(ctx, req, 404, null, NOT_FOUND, keepAlive);
           return;
         }
-        metrics.status(200);
+        metrics.get().status(200);
         ByteBuf out = heads.start(ctx, req.protocolVersion(), 200);
         out.writeBytes(HTML).writeBytes(CachedFile.field("content-length", Integer.toString(page.length)));
         AnswerHead.end(out, req.protocolVersion(), keepAlive);
@@ -135,13 +133,13 @@ final class FileAnswers {
         h.get(HttpHeaderNames.IF_NONE_MATCH), h.get(HttpHeaderNames.IF_MODIFIED_SINCE), rep.etag,
         rep.modifiedSeconds);
     if (precondition == Precondition.FAILED) {
-      metrics.status(412);
+      metrics.get().status(412);
       ByteBuf out = heads.start(ctx, version, 412).writeBytes(rep.fields).writeBytes(NO_BODY);
       ctx.write(AnswerHead.end(out, version, keepAlive), ctx.voidPromise());
       return;
     }
     if (precondition == Precondition.NOT_MODIFIED) {
-      metrics.status(304);
+      metrics.get().status(304);
       ByteBuf out = heads.start(ctx, version, 304).writeBytes(rep.fields);
       ctx.write(AnswerHead.end(out, version, keepAlive), ctx.voidPromise());
       return;
@@ -153,7 +151,7 @@ final class FileAnswers {
         rep.modifiedSeconds);
     ByteBuf out;
     if (r == ByteRange.UNSATISFIABLE) {
-      metrics.status(416);
+      metrics.get().status(416);
       out = heads.start(ctx, version, 416).writeBytes(rep.fields)
           .writeBytes(CachedFile.field("content-range", "bytes */" + rep.size)).writeBytes(NO_BODY);
       ctx.write(AnswerHead.end(out, version, keepAlive), ctx.voidPromise());
@@ -162,12 +160,12 @@ final class FileAnswers {
     if (r != null) {
       offset = r[0];
       length = r[1] - r[0] + 1;
-      metrics.status(206);
+      metrics.get().status(206);
       out = heads.start(ctx, version, 206).writeBytes(rep.typeField).writeBytes(rep.fields)
           .writeBytes(CachedFile.field("content-range", "bytes " + r[0] + "-" + r[1] + "/" + rep.size))
           .writeBytes(CachedFile.field("content-length", Long.toString(length)));
     } else {
-      metrics.status(200);
+      metrics.get().status(200);
       out = heads.start(ctx, version, 200).writeBytes(rep.typeField).writeBytes(rep.fields).writeBytes(rep.lengthField);
     }
     AnswerHead.end(out, version, keepAlive);
@@ -175,22 +173,22 @@ final class FileAnswers {
       ctx.write(out, ctx.voidPromise());
       return;
     }
-    metrics.bodyBytes += length;
+    metrics.get().bodyBytes += length;
     if (rep.body != null) {
       // Head and body leave in one writev at the flush, where sendfile takes a writev and a sendfile
       // (static-server README, "What keeps a request cheap", says how to measure the difference).
-      metrics.copiedBytes += length;
+      metrics.get().copiedBytes += length;
       ctx.write(out, ctx.voidPromise());
       ctx.write(rep.body.slice((int) offset, (int) length), ctx.voidPromise());
     } else if (sendfile) {
-      metrics.sendfileBytes += length;
+      metrics.get().sendfileBytes += length;
       ctx.write(out, ctx.voidPromise());
       // Opened when the kernel is asked to send it, closed once sent. If the file went away since
       // it was checked, the answer cannot be finished: the write fails and the connection is cut
       // rather than the client left waiting for a body.
       ctx.write(new DefaultFileRegion(rep.path.toFile(), offset, length), ctx.voidPromise());
     } else {
-      metrics.copiedBytes += length;
+      metrics.get().copiedBytes += length;
       ctx.write(out, ctx.voidPromise());
       copy(ctx, rep.path, offset, length);
     }
@@ -214,7 +212,7 @@ final class FileAnswers {
 
   private void error(ChannelHandlerContext ctx, HttpRequest req, int status, byte[] field, ByteBuf body,
       boolean keepAlive) {
-    metrics.status(status);
+    metrics.get().status(status);
     HttpVersion version = req.protocolVersion();
     ByteBuf out = heads.start(ctx, version, status);
     if (field != null) {

@@ -5,6 +5,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.portshare.runtime.Outbound;
+import java.util.function.Supplier;
 
 /**
  * The HTTP connections of one event loop: the pipeline each gets on arrival, and the visit of the
@@ -24,19 +25,16 @@ final class OpenConnections {
   private final HttpDecoderConfig decoding;
   private final FileAnswers answers;
   /** The meters timeouts and refused heads count in: warm-up ones before ready, then the service's. */
-  private StaticMetrics metrics;
+  /** The meters answers count in: warm-up ones until the runtime's warm-up has ended (ServiceContext.warmUpSplit). */
+  private final Supplier<StaticMetrics> metrics;
 
-  OpenConnections(Limits limits, FileAnswers answers, StaticMetrics metrics) {
+  OpenConnections(Limits limits, FileAnswers answers, Supplier<StaticMetrics> metrics) {
     this.limits = limits;
     this.decoding = RequestDecoder.config(limits.maxUri(), limits.maxHeaderSize());
     this.answers = answers;
     this.metrics = metrics;
   }
 
-  /** From now on, new connections and timeouts count in these meters. */
-  void countIn(StaticMetrics metrics) {
-    this.metrics = metrics;
-  }
 
   /**
    * Builds this new connection's pipeline, before it reads a byte: {@code lifetimeNanos} 0 lets it
@@ -49,7 +47,7 @@ final class OpenConnections {
       pipeline.addLast("chunks", new ChunkedWriteHandler());
     }
     pipeline.addLast("decoder", decoder);
-    pipeline.addLast("guard", new HeadGuard(metrics));
+    pipeline.addLast("guard", new HeadGuard(metrics.get()));
     if (lifetimeNanos > 0) {
       pipeline.addLast("age", new ConnectionAgeLimit(lifetimeNanos));
     }
@@ -69,9 +67,9 @@ final class OpenConnections {
     if (late || (d.headStartedAt == 0 && now - d.lastReadAt > limits.idleTimeoutMillis() && idle(d, now))) {
       if (late) {
         d.headStartedAt = 0;
-        metrics.headerTimeouts++;
+        metrics.get().headerTimeouts++;
       } else {
-        metrics.idleTimeouts++;
+        metrics.get().idleTimeouts++;
       }
       channel.close();
     }

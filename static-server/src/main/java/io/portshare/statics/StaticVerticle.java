@@ -5,6 +5,7 @@ import io.portshare.runtime.ServiceContext;
 import io.portshare.runtime.ServiceVerticle;
 import io.vertx.core.Future;
 import java.time.Duration;
+import java.util.function.Supplier;
 
 /**
  * One instance of the static service: a listener whose connections get a Netty pipeline of this
@@ -14,8 +15,6 @@ import java.time.Duration;
  */
 public final class StaticVerticle extends ServiceVerticle {
 
-  /** The meters of this event loop; warm-up traffic counts in unregistered ones until ready. */
-  private StaticMetrics served;
   private FileAnswers answers;
   private OpenConnections connections;
   /** Whether connections age out (--max-connection-age): each one's lifetime is then drawn as it arrives. */
@@ -24,8 +23,8 @@ public final class StaticVerticle extends ServiceVerticle {
   @Override
   public Future<?> start() {
     StaticSettings s = StaticSettings.of(service.settings());
-    served = new StaticMetrics(service.registry(), Integer.toString(service.instance()));
-    StaticMetrics metrics = service.warmingUp() ? new StaticMetrics() : served;
+    Supplier<StaticMetrics> metrics = service.warmUpSplit(
+        new StaticMetrics(service.registry(), Integer.toString(service.instance())), new StaticMetrics());
     answers = new FileAnswers(s.router(), s.directoryListing(), s.sendfile(), s.cacheControl(), metrics);
     long headerTimeoutMillis = s.headerTimeout().toMillis();
     long idleTimeoutMillis = s.idleTimeout().toMillis();
@@ -37,12 +36,6 @@ public final class StaticVerticle extends ServiceVerticle {
     service.sweepConnections(ServiceContext.sweepPeriodFor(Duration.ofMillis(Math.min(headerTimeoutMillis,
         idleTimeoutMillis))), c -> connections.visit(c, System.currentTimeMillis()));
     return listening;
-  }
-
-  @Override
-  protected void warmedUp() {
-    answers.countIn(served);
-    connections.countIn(served);
   }
 
   /** On this instance's event loop, before the connection reads a byte. */

@@ -17,6 +17,7 @@ import io.vertx.core.http.HttpServerResponse;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
+import java.util.function.Supplier;
 
 /**
  * The answers of {@code --engine vertx}: the same decisions as the own engine's {@link FileAnswers}
@@ -54,13 +55,14 @@ final class VertxFileAnswers {
   private final CharSequence cacheControl;
   private final FileSystem files;
   private final OpenOptions reading = new OpenOptions().setRead(true);
-  private StaticMetrics metrics;
+  /** The meters answers count in: warm-up ones until the runtime's warm-up has ended (ServiceContext.warmUpSplit). */
+  private final Supplier<StaticMetrics> metrics;
   private CharSequence date;
   private long now;
 
   /** {@code listing} is null when --listing is off; {@code cacheControl} empty for none. */
   VertxFileAnswers(RequestRouter router, DirectoryListing listing, boolean sendfile, String cacheControl,
-      FileSystem files, StaticMetrics metrics) {
+      FileSystem files, Supplier<StaticMetrics> metrics) {
     this.router = router;
     this.listing = listing;
     this.sendfile = sendfile;
@@ -76,10 +78,6 @@ final class VertxFileAnswers {
     date = HttpHeaders.createOptimized(HttpDates.format(epochMillis));
   }
 
-  /** From now on, requests count in these meters. */
-  void countIn(StaticMetrics metrics) {
-    this.metrics = metrics;
-  }
 
   /**
    * {@link #answer} timed into {@code portshare_static_answer_seconds}, from the handler's call (the
@@ -89,7 +87,7 @@ final class VertxFileAnswers {
    */
   Future<Void> answerTimed(HttpServerRequest req) {
     long start = System.nanoTime();
-    StaticMetrics countedIn = metrics;
+    StaticMetrics countedIn = metrics.get();
     return answer(req).andThen(done -> {
       if (done.succeeded()) {
         countedIn.answerSeconds.record(System.nanoTime() - start);
@@ -130,7 +128,7 @@ final class VertxFileAnswers {
         if (page == null) {
           yield error(resp, 404, NOT_FOUND, head);
         }
-        metrics.status(200);
+        metrics.get().status(200);
         resp.headers().add(HttpHeaders.CONTENT_TYPE, HTML)
             .add(HttpHeaders.CONTENT_LENGTH, Integer.toString(page.length));
         yield head ? resp.end() : resp.end(Buffer.buffer(page));
@@ -148,7 +146,7 @@ final class VertxFileAnswers {
     int status = cause instanceof TooLongHttpLineException ? HttpResponseStatus.REQUEST_URI_TOO_LONG.code()
         : cause instanceof TooLongHttpHeaderException ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE.code()
         : HttpResponseStatus.BAD_REQUEST.code();
-    metrics.status(status);
+    metrics.get().status(status);
     req.response().headers().add(HttpHeaders.SERVER, PORTSHARE).add(HttpHeaders.DATE, date);
     HttpServerRequest.DEFAULT_INVALID_REQUEST_HANDLER.handle(req);
   }
@@ -187,18 +185,18 @@ final class VertxFileAnswers {
     Precondition precondition = Precondition.of(in.get(HttpHeaderNames.IF_UNMODIFIED_SINCE),
         in.get(HttpHeaders.IF_NONE_MATCH), in.get(HttpHeaders.IF_MODIFIED_SINCE), rep.etag, rep.modifiedSeconds);
     if (precondition == Precondition.FAILED) {
-      metrics.status(412);
+      metrics.get().status(412);
       return resp.setStatusCode(412).putHeader(HttpHeaders.CONTENT_LENGTH, ZERO).end();
     }
     if (precondition == Precondition.NOT_MODIFIED) {
-      metrics.status(304);
+      metrics.get().status(304);
       return resp.setStatusCode(304).end();
     }
     String range = in.get(HttpHeaderNames.RANGE);
     long[] r = range == null ? null : ByteRange.of(range, in.get(HttpHeaderNames.IF_RANGE), rep.size, rep.etag,
         rep.modifiedSeconds);
     if (r == ByteRange.UNSATISFIABLE) {
-      metrics.status(416);
+      metrics.get().status(416);
       return resp.setStatusCode(416).putHeader(HttpHeaders.CONTENT_RANGE, "bytes */" + rep.size)
           .putHeader(HttpHeaders.CONTENT_LENGTH, ZERO).end();
     }
@@ -208,27 +206,27 @@ final class VertxFileAnswers {
     if (r != null) {
       offset = r[0];
       length = r[1] - r[0] + 1;
-      metrics.status(206);
+      metrics.get().status(206);
       resp.setStatusCode(206);
       out.add(HttpHeaders.CONTENT_RANGE, "bytes " + r[0] + "-" + r[1] + "/" + rep.size)
           .add(HttpHeaders.CONTENT_LENGTH, Long.toString(length));
     } else {
-      metrics.status(200);
+      metrics.get().status(200);
       out.add(HttpHeaders.CONTENT_LENGTH, h.contentLength);
     }
     if (head || length == 0) {
       return resp.end();
     }
-    metrics.bodyBytes += length;
+    metrics.get().bodyBytes += length;
     if (h.body != null) {
-      metrics.copiedBytes += length;
+      metrics.get().copiedBytes += length;
       return resp.end(length == rep.size ? h.body : h.body.slice((int) offset, (int) (offset + length)));
     }
     if (sendfile) {
-      metrics.sendfileBytes += length;
+      metrics.get().sendfileBytes += length;
       return sendFile(req, rep, offset, length);
     }
-    metrics.copiedBytes += length;
+    metrics.get().copiedBytes += length;
     return copy(req, rep, offset, length);
   }
 
@@ -270,7 +268,7 @@ final class VertxFileAnswers {
   }
 
   private Future<Void> error(HttpServerResponse resp, int status, Buffer body, boolean head) {
-    metrics.status(status);
+    metrics.get().status(status);
     resp.setStatusCode(status);
     if (body == null) {
       return resp.putHeader(HttpHeaders.CONTENT_LENGTH, ZERO).end();

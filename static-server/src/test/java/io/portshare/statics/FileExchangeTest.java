@@ -35,9 +35,9 @@ class FileExchangeTest {
     Files.writeString(root.resolve("dir/.hidden"), "x");
     Path real = root.toRealPath();
     FileAnswers answers = new FileAnswers(new RequestRouter(new FileCache(real, 1024, 1 << 20), true),
-        new DirectoryListing(real), true, "public, max-age=60", metrics);
+        new DirectoryListing(real), true, "public, max-age=60", () -> metrics);
     OpenConnections connections = new OpenConnections(new OpenConnections.Limits(4096, 8192, 10_000, 75_000),
-        answers, metrics);
+        answers, () -> metrics);
     channel = new EmbeddedChannel();
     connections.add(channel, 0);
   }

@@ -36,9 +36,9 @@ class OpenConnectionsTest {
   private OpenConnections connections(boolean sendfile) throws IOException {
     Files.writeString(root.resolve("a"), "hello");
     FileAnswers answers = new FileAnswers(new RequestRouter(new FileCache(root.toRealPath(), 1024, 1 << 20), false),
-        null, sendfile, "", metrics);
+        null, sendfile, "", () -> metrics);
     connections = new OpenConnections(new OpenConnections.Limits(4096, 8192, TIMEOUT_MILLIS, IDLE_MILLIS), answers,
-        metrics);
+        () -> metrics);
     return connections;
   }
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.portshare.bench.BenchMain;
-import io.portshare.runtime.config.Units;
+import io.portshare.runtime.Units;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;

@@ -7,6 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * One instance of the RPC echo service on Vert.x's own API ({@code --engine vertx}): a
@@ -15,14 +16,13 @@ import java.util.concurrent.TimeUnit;
  */
 public final class NetSocketEchoVerticle extends ServiceVerticle {
 
-  /** The meters new connections count in: warm-up ones before ready, then {@link #served}. */
-  private RpcMetrics metrics;
-  private RpcMetrics served;
+  /** The meters new connections count in: warm-up ones before ready (ServiceContext.warmUpSplit). */
+  private Supplier<RpcMetrics> metrics;
 
   @Override
   public Future<?> start() {
-    served = new RpcMetrics(service.registry(), Integer.toString(service.instance()));
-    metrics = service.warmingUp() ? new RpcMetrics() : served;
+    metrics = service.warmUpSplit(new RpcMetrics(service.registry(), Integer.toString(service.instance())),
+        new RpcMetrics());
     RpcSettings settings = RpcSettings.of(service.settings());
     int maxPayload = settings.maxFrame();
     long idleMillis = settings.idleTimeout().toMillis();
@@ -32,13 +32,8 @@ public final class NetSocketEchoVerticle extends ServiceVerticle {
       options.setIdleTimeout((int) Math.min(Integer.MAX_VALUE, idleMillis)).setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
     }
     NetServer server = vertx.createNetServer(options);
-    server.connectHandler(socket -> new EchoConnection(vertx, socket, maxPayload, metrics, idleMillis,
+    server.connectHandler(socket -> new EchoConnection(vertx, socket, maxPayload, metrics.get(), idleMillis,
         service.connectionLifetime().toMillis()).start());
     return service.listen(server);
-  }
-
-  @Override
-  protected void warmedUp() {
-    metrics = served;
   }
 }

@@ -1,6 +1,5 @@
 package io.portshare.runtime;
 
-import io.portshare.runtime.config.Units;
 import java.util.List;
 import java.util.Locale;
 

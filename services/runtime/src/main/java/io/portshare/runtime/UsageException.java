@@ -1,10 +1,8 @@
 package io.portshare.runtime;
 
-import io.portshare.runtime.config.ExitCodes;
-
 /**
  * A bad flag, environment value or config key: the launcher prints the message as one line and exits
- * {@link ExitCodes#USAGE}.
+ * 2 (the launcher's usage exit code).
  */
 public final class UsageException extends RuntimeException {
   public UsageException(String message) {

@@ -8,7 +8,6 @@ import io.portshare.runtime.config.LogFormat;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.ScalingMode;
 import io.portshare.runtime.config.TransportSetting;
-import io.portshare.runtime.config.Units;
 import io.portshare.runtime.impl.ServiceRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package io.portshare.soak;
 
 import io.portshare.kit.ServiceProcess;
+import io.portshare.runtime.Units;
 import io.portshare.runtime.config.ExitCodes;
-import io.portshare.runtime.config.Units;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

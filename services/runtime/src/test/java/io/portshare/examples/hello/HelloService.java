@@ -3,6 +3,8 @@ package io.portshare.examples.hello;
 import io.portshare.runtime.Option;
 import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceVerticle;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.json.JsonObject;
 import java.util.List;
 
 /**
@@ -34,6 +36,12 @@ public final class HelloService implements ServiceDescriptor {
   @Override
   public List<Option> options() {
     return List.of(Option.string("greeting", "hello", "what to answer"));
+  }
+
+  /** Config of the service's own, beneath the config file's {@code service:} section, which wins. */
+  @Override
+  public void beforeDeployingVerticle(DeploymentOptions options) {
+    options.setConfig(new JsonObject().put("from-hook", true).put("farewell", "bye"));
   }
 
   @Override

@@ -1,4 +1,4 @@
-package io.portshare.runtime.config;
+package io.portshare.runtime;
 
 import java.time.Duration;
 import java.util.Locale;

@@ -41,7 +41,7 @@ class StaticProcessTest {
       p.awaitReady(START);
       HttpWire.Response index = HttpWire.get(p.port(), "/");
       assertThat(index.status()).isEqualTo(200);
-      assertThat(index.body().length).isBetween(4100, 4300);
+      assertThat(index.body().length).isBetween(DemoSiteTest.INDEX_MIN_BYTES, DemoSiteTest.INDEX_MAX_BYTES);
       assertThat(index.text()).contains("portshare static-server");
       HttpWire.Response gz = HttpWire.get(p.port(), "/index.html", "Accept-Encoding: gzip\r\n");
       assertThat(gz.header("content-encoding")).isEqualTo("gzip");

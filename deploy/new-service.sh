@@ -118,7 +118,7 @@ EOF
 cat > "$src/${class}Service.java" <<EOF
 package $pkg;
 
-import io.portshare.runtime.config.Option;
+import io.portshare.runtime.Option;
 import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceVerticle;
 import java.util.List;
@@ -236,7 +236,7 @@ package $pkg;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.runtime.Runtimes;
-import io.portshare.runtime.ServiceRuntime;
+import io.portshare.runtime.impl.ServiceRuntime;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;

@@ -83,7 +83,7 @@ cat > "$root/$module/pom.xml" <<EOF
   <parent>
     <groupId>io.portshare</groupId>
     <artifactId>portshare-parent</artifactId>
-    <version>0.1.0-SNAPSHOT</version>
+    <version>0.1.0</version>
   </parent>
   <artifactId>portshare-$module</artifactId>
   <name>portshare $module</name>
@@ -95,6 +95,7 @@ cat > "$root/$module/pom.xml" <<EOF
 
   <dependencies>
     <dependency><groupId>io.portshare</groupId><artifactId>portshare-runtime</artifactId></dependency>
+    <dependency><groupId>ch.qos.logback</groupId><artifactId>logback-classic</artifactId></dependency>
     <!-- ${class}Routes: the Router, its routes and StaticHandler (the version is Vert.x's BOM's) -->
     <dependency><groupId>io.vertx</groupId><artifactId>vertx-web</artifactId></dependency>
 

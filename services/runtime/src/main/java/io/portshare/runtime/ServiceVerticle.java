@@ -3,6 +3,7 @@ package io.portshare.runtime;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
 import java.time.Duration;
 
 /**
@@ -20,6 +21,20 @@ public abstract class ServiceVerticle extends VerticleBase {
 
   /** This instance's place in the service; set by the runtime before {@code start()}. */
   protected ServiceContext service;
+
+  /**
+   * Refuses a deployment the runtime did not set up: without its context, {@code service} would be
+   * null in {@code start()}.
+   */
+  @Override
+  public void init(Vertx vertx, Context context) {
+    if (service == null) {
+      throw new IllegalStateException(getClass().getName() + " is a ServiceVerticle: run it on the portshare"
+          + " runtime (the launcher), or in a test through portshare-test (Services.start, or Services.deploy"
+          + " on a Vertx of the test's own), which give it its ServiceContext");
+    }
+    super.init(vertx, context);
+  }
 
   /** This instance's Vert.x context, for the runtime (reached through a private lookup). */
   @SuppressWarnings("unused")

@@ -50,7 +50,10 @@ final class InstanceContext implements ServiceContext {
   private final List<Function<Duration, Future<Void>>> shutdowns = new CopyOnWriteArrayList<>();
   private final Connections connections;
   private final OwnPipelines ownPipelines;
-  /** The transport of this instance's Vert.x: its listener layer binds an own-pipeline listener. */
+  /**
+   * The transport of this instance's Vert.x: its listener layer binds an own-pipeline listener. Null
+   * on a Vert.x the runtime did not make ({@link VerticleDeployment}).
+   */
   private final RuntimeTransport transport;
   private final ReadinessChecks readiness;
   /** True from start until the runtime's warm-up has ended: connections meanwhile are its own. */
@@ -163,6 +166,11 @@ final class InstanceContext implements ServiceContext {
 
   @Override
   public Future<Void> listen(NetServerOptions options, ConnectionInitializer initializer) {
+    if (transport == null) {
+      return Future.failedFuture(new StartException("cannot listen with a pipeline of the service's own on a Vert.x"
+          + " the runtime did not make: start the service on the runtime (the launcher, or portshare-test's"
+          + " Services.start) to serve it", null));
+    }
     if (options.isSsl()) {
       // The runtime's listener layer gives these connections no TLS handler: refused, never served in the clear.
       return Future.failedFuture(new StartException("cannot listen on port " + options.getPort()

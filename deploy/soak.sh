@@ -13,10 +13,11 @@
 # static-server, a module deploy/new-service.sh wrote; NAME-server also as NAME): --rpc-jar is the
 # jar the RPC scenarios start (short-connections, concurrent, sigkill, rolling, sigterm-rpc,
 # rpc-stalls, handover, handover-activate; default rpc-server), --static-jar the one the HTTP
-# scenarios start (concurrent-static, sigterm-static, slowloris; default static-server). The
-# scenarios speak each one's protocol and pass its options: an RPC jar speaks the frames of
-# rpc-server and takes --idle-timeout; an HTTP jar answers GET / and the files of --root DIR, and
-# takes --idle-timeout and --header-timeout. A jar that does not start fails its scenarios.
+# scenarios start (concurrent-static, sigterm-static, slowloris; default static-server). Each
+# scenario speaks its protocol (rpc-server's frames; HTTP/1.1, GET / and the files under root) and
+# gives the shipped services' own settings (idle-timeout, header-timeout, root) through the
+# environment (PORTSHARE_IDLE_TIMEOUT, ...), which a jar without such an option ignores: any service
+# jar starts, and each scenario judges what it does.
 # Ports: scenario k uses PORT_BASE+20k .. +19 (default base 59000; 0 picks free blocks below 32768,
 # out of the way of other programs' ephemeral client ports, which may hold a port of 59000+). Load goes to
 # loopback only; client processes also bind 127.0.0.2, 127.0.0.3, ... as source addresses.

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
@@ -78,10 +79,29 @@ record SoakConfig(Path rpcJar, Path staticJar, Path deployDir, int portBase, lon
    * admin on {@code port + 1}, {@code flags} after those; returned once ready.
    */
   static ServiceProcess serve(Path jar, int port, String... flags) throws IOException, InterruptedException {
+    return serve(jar, port, Map.of(), flags);
+  }
+
+  /**
+   * The same, with settings of the service's own (not the runtime's: {@code idle-timeout},
+   * {@code header-timeout}, {@code root}) given through its environment, {@link #own}.
+   */
+  static ServiceProcess serve(Path jar, int port, Map<String, String> own, String... flags)
+      throws IOException, InterruptedException {
     List<String> all = new ArrayList<>(List.of("--port", Integer.toString(port), "--admin-port",
         Integer.toString(port + 1), "--host", "127.0.0.1", "--instances", "2"));
     all.addAll(List.of(flags));
-    return ServiceProcess.launchJar(jar, Map.of(), all.toArray(String[]::new)).awaitReady(Duration.ofSeconds(60));
+    return ServiceProcess.launchJar(jar, own, all.toArray(String[]::new)).awaitReady(Duration.ofSeconds(60));
+  }
+
+  /**
+   * A setting of the service's own as its environment variable ({@code idle-timeout} →
+   * {@code PORTSHARE_IDLE_TIMEOUT}) rather than a flag: a jar with that option takes it, one without
+   * ignores it (an unknown flag would stop its start), so any service jar starts and the scenario
+   * judges what it does.
+   */
+  static Map<String, String> own(String option, String value) {
+    return Map.of("PORTSHARE_" + option.toUpperCase(Locale.ROOT).replace('-', '_'), value);
   }
 
   private static final Map<String, Integer> FREE_BLOCKS = new ConcurrentHashMap<>();

@@ -11,7 +11,7 @@
 # Prints the median of ROUNDS (3) fresh starts per target; raw lines go to OUT (default
 # bench-results/coldstart-<time>.txt), the command in its first line.
 #
-#   deploy/bench.sh coldstart
+#   deploy/bench.sh coldstart                    # runs deploy/bench-coldstart.sh, which takes no arguments
 #   JAVAS="java /opt/jdk-25/bin/java /opt/jdk-25/bin/java:-XX:+UseCompactObjectHeaders" WARMUPS="0 12s" deploy/bench.sh coldstart
 #   JAVAS="/opt/jdk-25/bin/java /opt/jdk-25/bin/java:-XX:AOTCache=aot/@SERVICE@.aot" deploy/bench.sh coldstart
 #
@@ -23,6 +23,9 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 cd "$HERE"
+. deploy/lib.sh
+portshare_help "$@"
+[ $# -eq 0 ] || { echo "coldstart: takes no arguments, only the environment (deploy/bench.sh coldstart --help), not '$1'" >&2; exit 2; }
 . deploy/java.sh
 ROUNDS=${ROUNDS:-3}
 # By default the runtime the services use (java on PATH) against Java 25 or later where installed.
@@ -38,7 +41,6 @@ IDLE_CONNS=${IDLE_CONNS:-5000}
 PORT=${PORT:-18740}
 ADMIN_PORT=$((PORT + 1))
 OUT=${OUT:-bench-results/coldstart-$(date -u +%Y%m%dT%H%M%SZ).txt}
-. deploy/lib.sh
 STATIC_JAR=${STATIC_JAR:-$(portshare_jar static-server)}
 RPC_JAR=${RPC_JAR:-$(portshare_jar rpc-server)}
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)

@@ -10,6 +10,7 @@
 # The JVM dumps its JIT symbols at exit (-XX:+DumpPerfMapAtExit) for perf to name Java frames.
 #
 #   deploy/bench.sh profile [ROUNDS] [SIZE] [PER_CONN]     # 3, 64, 1024; about a minute
+#   deploy/bench-profile.sh [ROUNDS] [SIZE] [PER_CONN]     # the same
 #   deploy/bench.sh profile 3 64 1                         # one transaction per connection
 # The ledger says how much each server costs; this says where (bench/report/ledger/README.md).
 #
@@ -18,6 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . deploy/lib.sh
+portshare_help "$@"
 rounds="${1:-3}" size="${2:-64}" per_conn="${3:-1024}"
 for v in "ROUNDS=$rounds" "SIZE=$size" "PER_CONN=$per_conn"; do
   [[ "${v#*=}" =~ ^[1-9][0-9]*$ ]] || { echo "bench-profile: ${v%%=*} must be a positive whole number, not '${v#*=}'" >&2; exit 2; }

@@ -5,6 +5,7 @@
 #   deploy/bench-static.sh                                  # about 6 minutes on 2 CPUs
 #   DURATION=2s ROUNDS=1 WARMUP=10 deploy/bench-static.sh   # quick look
 #   deploy/bench-static.sh --paths 1k.bin --connection close  # any flag of portshare-bench static
+#   deploy/bench.sh static --help                           # every flag, with its default
 #
 # Environment, each the flag of the same meaning unless the arguments give it: DURATION (--duration,
 # 3s), ROUNDS (--rounds, 3), CONNS (--connections, 64), THREADS (--threads, 2), WORKERS (--workers,
@@ -14,6 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . deploy/lib.sh
+portshare_help "$@"
 
 invoked=()
 flags=()

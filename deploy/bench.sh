@@ -48,6 +48,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 . deploy/lib.sh
+portshare_help "$@"
 if [ "${1:-}" = "profile" ]; then
   shift
   exec deploy/bench-profile.sh "$@"

@@ -12,6 +12,8 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 me="deploy/image-tag.sh"
+. "$root/deploy/lib.sh"
+portshare_help "$@"
 
 git -C "$root" rev-parse --verify -q HEAD >/dev/null 2>&1 \
   || { echo "$me: $root is not a git checkout with a commit; an image tag names a commit" >&2; exit 1; }
@@ -19,7 +21,7 @@ git -C "$root" rev-parse --verify -q HEAD >/dev/null 2>&1 \
 case "${1:-tag}" in
   revision) git -C "$root" rev-parse HEAD; exit 0 ;;
   tag) ;;
-  *) echo "usage: $me [tag|revision]" >&2; exit 2 ;;
+  *) echo "usage: $me [tag|revision]  (--help says more)" >&2; exit 2 ;;
 esac
 
 # The parent pom's own version: the first <version> outside <parent> (the pom has no parent).

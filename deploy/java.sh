@@ -1,4 +1,4 @@
-# Sourced by the deploy scripts: which Java runtimes are installed.
+# Sourced by the deploy scripts (. deploy/java.sh), not run: which Java runtimes are installed.
 #   portshare_java_home_of MAJOR
 #       prints the home of the newest installed JDK of that major release or later, found by
 #       looking under the system's JVM directory (PORTSHARE_JVM_DIR, default /usr/lib/jvm);
@@ -20,3 +20,11 @@ portshare_java_home_of() {
   done
   [ -n "$best" ] && echo "$best"
 }
+
+# Run rather than sourced: say so (or, for --help, what it defines).
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  . "$(dirname "$0")/lib.sh"
+  portshare_help "$@"
+  echo "java.sh: sourced by the deploy scripts (. deploy/java.sh), not run; deploy/java.sh --help says what it defines" >&2
+  exit 2
+fi

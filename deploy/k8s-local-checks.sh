@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The checks of `deploy/k8s.sh local-test`, made against the running containers (their processes,
+# deploy/k8s-local-checks.sh (no arguments): the checks of `deploy/k8s.sh local-test`, made against the running containers (their processes,
 # cgroups, sockets and answers), each compared with what the rendered manifest asks for.
 # Run by deploy/k8s-local.sh with WORK (its dev.yaml, bench-pod.yaml), SERVICES (the Deployments
 # dev.yaml renders), IMAGE_TAG (the tag it built and rendered) and IMAGE_REVISION (the commit) set,
@@ -13,6 +13,8 @@
 set -uo pipefail
 
 . "$(dirname "$0")/lib.sh"
+portshare_help "$@"
+[ $# -eq 0 ] || { echo "k8s local checks: take no arguments, only the environment (deploy/k8s-local-checks.sh --help), not '$1'" >&2; exit 2; }
 root="$portshare_root"
 work="$WORK"
 services="$SERVICES"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The dev overlay's pods run for real, in podman, from the images a cluster would run
 # (called by deploy/k8s.sh local | local-test | local-down):
+#   deploy/k8s-local.sh local|local-test|local-down
 #   1. a base image made from Debian's packages with mmdebstrap (OpenJDK 17), cached under
 #      target/image-base/ (delete it to rebuild);
 #   2. k8s/overlays/dev (and bench, for its Job) rendered by deploy/k8s.sh render, every image at
@@ -22,13 +23,14 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
+. "$root/deploy/lib.sh"
+portshare_help "$@"
 work="$root/target/k8s-local"
 base_dir="$root/target/image-base"
 # Debian's OpenJDK 17 headless JRE on a minimal bookworm; the cache key is this recipe.
 base_suite=bookworm
 base_packages=openjdk-17-jre-headless,ca-certificates
 # One tag for the renders and the images, taken once: the tree may change while the build runs.
-. "$root/deploy/lib.sh"
 IMAGE_TAG="$(portshare_image_tag)"
 export IMAGE_TAG
 revision="$("$root/deploy/image-tag.sh" revision)"

@@ -16,6 +16,7 @@
 set -euo pipefail
 
 . "$(dirname "$0")/lib.sh"
+portshare_help "$@"
 root="$portshare_root"
 kubectl="${KUBECTL:-kubectl}"
 

@@ -1,10 +1,21 @@
-# Sourced by the deploy scripts: where each module's runnable jar is, building it when missing, and
-# whether the arguments give a flag.
+# Sourced by the deploy scripts (. deploy/lib.sh), not run: where each module's runnable jar is,
+# building it when missing, which jar a service argument names, a script's --help, and whether the
+# arguments give a flag.
 #   portshare_jar MODULE        prints MODULE's runnable jar: rpc-server, static-server, bench,
 #                               services/system-tests (the soak)
 #   portshare_need_jars MODULE...
 #                               builds those modules (and what they need) when any of their jars is
 #                               missing; with BUILD=0 it says which is missing and fails instead
+#   portshare_service SERVICE   sets portshare_service_jar (absolute) and portshare_module for a
+#                               service given by path (a jar: it holds a slash or ends in .jar;
+#                               portshare_module is then empty) or by name (a service module of this
+#                               repository, NAME/target/portshare-NAME.jar, NAME-server also by NAME:
+#                               rpc-server or rpc, static-server, greeter-server or greeter as
+#                               deploy/new-service.sh lays one out); a name's jar may still need a
+#                               build (portshare_need_jars). A name that is no service module or a
+#                               path that is no file: one line on stderr, status 2
+#   portshare_help ARG...       when ARG is -h or --help: the calling script's header (its comment
+#                               lines under the first) on standard output, and exit 0
 #   portshare_given FLAG ARG... succeeds when the ARGs give FLAG (as FLAG or FLAG=VALUE): a default
 #                               from the environment goes in only for a flag the caller left out
 portshare_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,6 +41,52 @@ portshare_need_jars() {
   fi
   echo "$(basename "$0"): building $modules (./mvnw -q -B -pl $modules -am package -DskipTests)" >&2
   (cd "$portshare_root" && ./mvnw -q -B -pl "$modules" -am package -DskipTests)
+}
+
+# The service modules of this repository: a top-level NAME/pom.xml that names the descriptor its
+# jar runs (<portshare.service>), the shipped ones and those deploy/new-service.sh wrote.
+portshare_service_modules() {
+  local pom
+  for pom in "$portshare_root"/*/pom.xml; do
+    grep -q '<portshare.service>' "$pom" 2>/dev/null && basename "$(dirname "$pom")"
+  done
+}
+
+portshare_service() {
+  local given="$1" me="${portshare_me:-$(basename "$0" .sh)}" m
+  portshare_module=""
+  portshare_service_jar=""
+  case "$given" in
+    */*|*.jar)
+      if [ ! -f "$given" ]; then
+        echo "$me: no service jar at $given" >&2
+        return 2
+      fi
+      portshare_service_jar="$(cd "$(dirname "$given")" && pwd)/$(basename "$given")"
+      return 0 ;;
+  esac
+  if [[ "$given" =~ ^[a-z0-9][a-z0-9._-]*$ ]]; then
+    for m in "$given" "$given-server"; do
+      if [ -f "$portshare_root/$m/pom.xml" ] && grep -q '<portshare.service>' "$portshare_root/$m/pom.xml"; then
+        portshare_module=$m
+        portshare_service_jar="$(portshare_jar "$m")"
+        return 0
+      fi
+    done
+  fi
+  echo "$me: unknown service \"$given\"; expected a service jar (path/to/my-service.jar) or a service module:" \
+    "$(portshare_service_modules | paste -sd' ' - | sed 's/ /, /g')" >&2
+  return 2
+}
+
+portshare_help() {
+  case "${1:-}" in
+    -h|--help) ;;
+    *) return 0 ;;
+  esac
+  # The script's first comment block (under its #! line), up to the first line that is not a comment.
+  awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
+  exit 0
 }
 
 portshare_given() {
@@ -108,3 +165,10 @@ portshare_tagged() {
   } > "$dir/kustomization.yaml"
   echo "$dir"
 }
+
+# Run rather than sourced: say so (or, for --help, what it defines).
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  portshare_help "$@"
+  echo "lib.sh: sourced by the deploy scripts (. deploy/lib.sh), not run; deploy/lib.sh --help says what it defines" >&2
+  exit 2
+fi

@@ -18,6 +18,7 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$root/deploy/lib.sh"
 me="new-service"
 
 usage() {
@@ -35,7 +36,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --port) [ $# -ge 2 ] || fail "--port needs a value"; port="$2"; shift 2 ;;
     --port=*) port="${1#--port=}"; shift ;;
-    -h|--help) usage ;;
+    -h|--help) portshare_help --help ;;
     -*) fail "unknown option $1" ;;
     *) [ -z "$name" ] || fail "one NAME only, got \"$name\" and \"$1\""; name="$1"; shift ;;
   esac

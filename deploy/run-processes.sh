@@ -9,28 +9,42 @@
 #   - SIGTERM or Ctrl-C drains them all and exits 0 when all stopped cleanly.
 #
 #   deploy/run-processes.sh SERVICE [N] [LAUNCHER FLAGS...]
-#     SERVICE   rpc-server | static-server (or rpc | static)
+#     SERVICE   any service jar, by path (path/to/my-service.jar) or by module name: rpc-server,
+#               static-server, or a module deploy/new-service.sh wrote (greeter-server:
+#               greeter-server/target/portshare-greeter-server.jar); NAME-server also as NAME
+#               (rpc, static, greeter). A module's jar is built when missing.
 #     N         processes, default: CPUs of this machine
+#   deploy/run-processes.sh greeter-server 2
+#   deploy/run-processes.sh path/to/my-service.jar 4 --config my-service.yaml
 #   Environment:
-#     PORTSHARE_PORT        shared traffic port (default: the service's, 9090 / 8080)
-#     PORTSHARE_ADMIN_PORT  admin port of process 0; process i uses +i (default 9091 / 8081)
+#     PORTSHARE_PORT        shared traffic port (default: the service's own; rpc-server 9090, static-server 8080)
+#     PORTSHARE_ADMIN_PORT  admin port of process 0; process i uses +i (default: the service's own; 9091 / 8081)
 #     JAVA                  java binary (default: java on PATH)
 #     JAVA_OPTS             JVM flags for every process (default: -Xmx256m -XX:+ExitOnOutOfMemoryError)
-#     SERVICE_JAR           the jar to run (default: SERVICE/target/portshare-SERVICE.jar, built if missing)
+#     SERVICE_JAR           the jar to run instead of SERVICE's (SERVICE still picks the default ports)
+#     BUILD=0               never build a module's jar: a missing one is an error
 set -uo pipefail
 
+root="$(cd "$(dirname "$0")/.." && pwd)"
+. "$root/deploy/lib.sh"
+portshare_me=run-processes
+portshare_help "$@"
+
 usage() {
-  echo "usage: deploy/run-processes.sh rpc-server|static-server [N] [launcher flags...]" >&2
+  echo "usage: deploy/run-processes.sh SERVICE [N] [launcher flags...]  (SERVICE: a service jar's path or a module name such as rpc-server; --help says more)" >&2
   exit 2
 }
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
 [ $# -ge 1 ] || usage
 case "$1" in
-  rpc|rpc-server) service=rpc-server; port=9090; admin=9091 ;;
-  static|static-server) service=static-server; port=8080; admin=8081 ;;
-  -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-  *) echo "run-processes: unknown service \"$1\"; expected rpc-server or static-server" >&2; exit 2 ;;
+  -*) echo "run-processes: \"$1\" is no SERVICE; expected a service jar or module name first (--help says more)" >&2; exit 2 ;;
+esac
+portshare_service "$1" || exit 2
+port=""; admin=""
+# The shipped services' ports are given as they always were; any other service starts on its own.
+case "$portshare_module" in
+  rpc-server) port=9090; admin=9091 ;;
+  static-server) port=8080; admin=8081 ;;
 esac
 shift
 count="$(nproc)"
@@ -44,25 +58,32 @@ if [ $# -ge 1 ] && [[ "$1" != --* ]]; then
 fi
 port="${PORTSHARE_PORT:-$port}"
 admin="${PORTSHARE_ADMIN_PORT:-$admin}"
-for v in "$port" "$admin"; do
+ports=()
+for flag in port admin; do
+  v="${!flag}"
+  [ -n "$v" ] || continue
   if ! [[ "$v" =~ ^[0-9]+$ ]] || [ "$v" -lt 1 ] || [ $((v + count - 1)) -gt 65535 ]; then
     # Port 0 would give every process its own port: there would be nothing to share.
     echo "run-processes: invalid port \"$v\"; expected 1..65535 (port 0 cannot be shared)" >&2
     exit 2
   fi
+  if [ "$flag" = port ]; then ports+=(--port "$v"); else ports+=(--admin-port "$v"); fi
 done
 java="${JAVA:-java}"
 read -r -a java_opts <<< "${JAVA_OPTS:--Xmx256m -XX:+ExitOnOutOfMemoryError}"
-. "$root/deploy/lib.sh"
-jar="${SERVICE_JAR:-$(portshare_jar "$service")}"
-if [ -z "${SERVICE_JAR:-}" ]; then
-  portshare_need_jars "$service" || exit 1
+if [ -n "${SERVICE_JAR:-}" ]; then
+  jar="$SERVICE_JAR"
+elif [ -n "$portshare_module" ]; then
+  jar="$portshare_service_jar"
+  portshare_need_jars "$portshare_module" || exit 1
+else
+  jar="$portshare_service_jar"
 fi
-[ -f "$jar" ] || { echo "run-processes: no jar at $jar" >&2; exit 1; }
+[ -f "$jar" ] || { echo "run-processes: no service jar at $jar" >&2; exit 2; }
 # The environment must not undo the supervisor's flags below.
 unset PORTSHARE_PORT PORTSHARE_ADMIN_PORT PORTSHARE_INSTANCES PORTSHARE_MODE PORTSHARE_SUPERVISE
 
 # The shell cannot hold a listening socket and pass it on, so the supervisor is the jar itself
 # (exec: signals reach it directly, and no shell is left to die and orphan the processes).
 # Its children run with the same JVM flags.
-exec "$java" "${java_opts[@]}" -jar "$jar" --supervise "$count" --port "$port" --admin-port "$admin" "$@"
+exec "$java" "${java_opts[@]}" -jar "$jar" --supervise "$count" "${ports[@]}" "$@"

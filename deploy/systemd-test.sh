@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The units of deploy/systemd under a real systemd: a minimal Debian with systemd as PID 1 in a
-# podman container (no network but its own loopback), the rpc-server jar and the units installed
-# as the comment in deploy/systemd/portshare-.service.d/portshare.conf says, then:
+# deploy/systemd-test.sh (no arguments): the units of deploy/systemd under a real systemd: a
+# minimal Debian with systemd as PID 1 in a podman container (no network but its own loopback), the
+# rpc-server jar and the units installed as the comment in
+# deploy/systemd/portshare-.service.d/portshare.conf says, then:
 #   1. `systemctl start portshare-rpc@0` returns only once the service is ready, after its
 #      warm-up (Type=notify, READY=1): /health/ready said 503 while the start was still waiting;
 #   2. `systemctl restart portshare-rpc@0` under one-transaction-per-connection load (the C client
@@ -24,6 +25,8 @@ set -uo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 . "$root/deploy/lib.sh"
+portshare_help "$@"
+[ $# -eq 0 ] || { echo "systemd test: takes no arguments (deploy/systemd-test.sh --help), not '$1'" >&2; exit 2; }
 work="$root/target/systemd-test"
 name="portshare-systemd-test-$$"
 suite=bookworm

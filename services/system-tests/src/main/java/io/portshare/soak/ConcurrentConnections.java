@@ -53,9 +53,8 @@ final class ConcurrentConnections {
             "--admin-port", Integer.toString(port + 1 + i), "--host", "127.0.0.1", "--instances", "1",
             "--mode", "reuseport"));
         // Held connections sit idle between their two transactions for as long as opening the rest takes.
-        flags.addAll(service == Service.RPC ? List.of("--idle-timeout", "0s") : List.of("--idle-timeout", "1h"));
-        procs.add(ServiceProcess.launchJar(service == Service.RPC ? cfg.rpcJar() : cfg.staticJar(), Map.of(),
-            flags.toArray(String[]::new)));
+        procs.add(ServiceProcess.launchJar(service == Service.RPC ? cfg.rpcJar() : cfg.staticJar(),
+            SoakConfig.own("idle-timeout", service == Service.RPC ? "0s" : "1h"), flags.toArray(String[]::new)));
       }
       for (ServiceProcess p : procs) {
         p.awaitReady(Duration.ofSeconds(60));

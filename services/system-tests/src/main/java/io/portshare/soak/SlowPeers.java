@@ -37,7 +37,7 @@ final class SlowPeers {
   static ScenarioResult slowloris(SoakConfig cfg) throws Exception {
     int port = cfg.port(6, 0);
     ExecutorService pool = Executors.newCachedThreadPool();
-    try (ServiceProcess s = SoakConfig.serve(cfg.staticJar(), port, "--header-timeout", "1s")) {
+    try (ServiceProcess s = SoakConfig.serve(cfg.staticJar(), port, SoakConfig.own("header-timeout", "1s"))) {
       AtomicBoolean stop = new AtomicBoolean();
       Future<long[]> good = pool.submit(() -> goodHttp(port, stop));
       List<Future<Boolean>> slow = new ArrayList<>();
@@ -126,7 +126,7 @@ final class SlowPeers {
     int port = cfg.port(7, 0);
     ExecutorService pool = Executors.newCachedThreadPool();
     ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
-    try (ServiceProcess s = SoakConfig.serve(cfg.rpcJar(), port, "--idle-timeout", "2s")) {
+    try (ServiceProcess s = SoakConfig.serve(cfg.rpcJar(), port, SoakConfig.own("idle-timeout", "2s"))) {
       long rss0 = s.rssBytes();
       try (RpcLoad good = RpcLoad.persistent(port, 2)) {
         List<Future<Boolean>> stalls = new ArrayList<>();

@@ -25,8 +25,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * Runs the load and fault scenarios against the real service jars and prints one line each: what
- * it did, connections, failures, server RSS. Exit 0 when every scenario held, 1 when one did not,
+ * Runs the load and fault scenarios against the real service jars (rpc-server's and static-server's,
+ * or any jars given by path or module name with {@code --rpc-jar} and {@code --static-jar}) and prints
+ * one line each: what it did, connections, failures, server RSS. Exit 0 when every scenario held, 1 when one did not,
  * 2 on bad usage (one line naming the option and the value).
  */
 @Command(name = "portshare-soak", mixinStandardHelpOptions = true, sortOptions = false,
@@ -48,6 +49,14 @@ public final class SoakMain implements Callable<Integer> {
 
   @Option(names = "--root", paramLabel = "DIR", description = "the repository whose jars and scripts run (default: .)")
   Path root = Path.of(".");
+
+  @Option(names = "--rpc-jar", paramLabel = "SERVICE",
+      description = "the jar the RPC scenarios start: a path, or a module name of the repository (default: rpc-server)")
+  String rpcJar;
+
+  @Option(names = "--static-jar", paramLabel = "SERVICE",
+      description = "the jar the HTTP scenarios start: a path, or a module name of the repository (default: static-server)")
+  String staticJar;
 
   @Option(names = "--port-base", paramLabel = "N",
       description = "scenario k uses ports N+20k..N+20k+19; 0 picks free blocks (default: ${DEFAULT-VALUE})")
@@ -113,7 +122,8 @@ public final class SoakMain implements Callable<Integer> {
     }
     Path repository = root.toAbsolutePath().normalize();
     SoakConfig cfg = SoakConfig.quick(repository, portBase);
-    cfg = new SoakConfig(cfg.rpcJar(), cfg.staticJar(), cfg.deployDir(), portBase,
+    cfg = new SoakConfig(jar("--rpc-jar", repository, rpcJar, cfg.rpcJar()),
+        jar("--static-jar", repository, staticJar, cfg.staticJar()), cfg.deployDir(), portBase,
         positive("--short-connections", shortConnections, longRun ? 1_000_000L : cfg.shortConnections()),
         positive("--concurrent", concurrent, longRun ? 30_000 : cfg.concurrentConnections()),
         positive("--processes", processes, longRun ? 4 : cfg.processes()),
@@ -142,6 +152,21 @@ public final class SoakMain implements Callable<Integer> {
       deleteTree(scratch);
     }
     return allOk ? ExitCodes.OK : ExitCodes.SOFTWARE;
+  }
+
+  /**
+   * The jar {@code service} names, or the usage error (exit 2) that says why there is none; the
+   * repository's own when none is given.
+   */
+  private Path jar(String option, Path repository, String service, Path otherwise) throws IOException {
+    if (service == null) {
+      return otherwise;
+    }
+    try {
+      return SoakConfig.serviceJar(repository, service);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+    }
   }
 
   private <T extends Number> T positive(String option, T given, T otherwise) {
@@ -210,6 +235,7 @@ public final class SoakMain implements Callable<Integer> {
       List<String> cmd = ns.wrap(List.of(ServiceProcess.javaBin(), "-cp", System.getProperty("java.class.path"),
           SoakMain.class.getName(), "--scenarios", scenario, "--netns", "off", "--result-lines",
           "--root", root.toString(), "--port-base", Integer.toString(cfg.portBase()),
+          "--rpc-jar", cfg.rpcJar().toString(), "--static-jar", cfg.staticJar().toString(),
           "--processes", Integer.toString(cfg.processes()), "--rounds", Integer.toString(cfg.rollingRounds()),
           "--short-connections", Long.toString(cfg.shortConnections())));
       Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();

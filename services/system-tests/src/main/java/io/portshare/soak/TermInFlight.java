@@ -101,7 +101,8 @@ final class TermInFlight {
     new Random(5).nextBytes(big);
     Files.write(root.resolve("big.bin"), big);
     ExecutorService pool = Executors.newCachedThreadPool();
-    try (ServiceProcess s = SoakConfig.serve(cfg.staticJar(), port, "--root", root.toString(), "--drain-timeout", "30s")) {
+    try (ServiceProcess s = SoakConfig.serve(cfg.staticJar(), port, SoakConfig.own("root", root.toString()),
+        "--drain-timeout", "30s")) {
       CountDownLatch started = new CountDownLatch(HTTP_CONNECTIONS);
       CountDownLatch termed = new CountDownLatch(1);
       List<Future<Boolean>> complete = new ArrayList<>();

@@ -11,6 +11,8 @@ import java.io.InputStreamReader;
 import java.net.ConnectException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,6 +26,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -31,7 +34,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code deploy/run-processes.sh rpc-server 2}: two JVMs serve one port on sockets the supervisor
  * holds; one killed with SIGKILL is restarted on its socket while nothing new is refused; SIGHUP
  * replaces both without a failed transaction; SIGTERM drains both, exit 0, and nothing is left on the
- * port, whatever phase of a SIGHUP round it comes in.
+ * port, whatever phase of a SIGHUP round it comes in. A service jar given by its path runs the same
+ * way.
  */
 class RunProcessesTest {
 
@@ -44,6 +48,7 @@ class RunProcessesTest {
   private static final class Supervised implements AutoCloseable {
     final int port;
     final int admin;
+    final int processes;
     final List<String> log = new CopyOnWriteArrayList<>();
     final Process script;
 
@@ -53,15 +58,28 @@ class RunProcessesTest {
 
     /** With {@code env} added to the supervisor's environment, which its children inherit. */
     Supervised(Map<String, String> env) throws IOException, InterruptedException {
+      this(env, Map.of("SERVICE_JAR", Jars.of("rpc-server").toString()), "rpc-server", 2);
+    }
+
+    /** {@code deploy/run-processes.sh SERVICE N}, SERVICE as a user names it: a module or a jar's path. */
+    Supervised(String service, int processes) throws IOException {
+      this(Map.of(), Map.of(), service, processes);
+    }
+
+    private Supervised(Map<String, String> env, Map<String, String> jar, String service, int processes)
+        throws IOException {
+      this.processes = processes;
       port = freePort();
       admin = freePortPair();
       // SIGHUP at its default whatever runs the tests (nohup would leave it ignored across exec).
       ProcessBuilder pb = new ProcessBuilder("env", "--default-signal=HUP", "bash",
           Jars.ROOT.resolve("deploy/run-processes.sh").toString(),
-          "rpc-server", "2").redirectErrorStream(true);
+          service, Integer.toString(processes)).redirectErrorStream(true);
       pb.environment().put("PORTSHARE_PORT", Integer.toString(port));
       pb.environment().put("PORTSHARE_ADMIN_PORT", Integer.toString(admin));
-      pb.environment().put("SERVICE_JAR", Jars.of("rpc-server").toString());
+      // A test never builds: the reactor has packaged the services it names.
+      pb.environment().put("BUILD", "0");
+      pb.environment().putAll(jar);
       pb.environment().putAll(env);
       script = pb.start();
       Thread reader = new Thread(() -> {
@@ -77,9 +95,20 @@ class RunProcessesTest {
       reader.start();
     }
 
-    /** Both processes report ready. */
+    /** Every process reports ready. */
     Supervised awaitReady() {
-      await().atMost(Duration.ofSeconds(120)).until(() -> ready(admin) && ready(admin + 1));
+      await().atMost(Duration.ofSeconds(120)).until(() -> {
+        if (!script.isAlive()) {
+          throw new AssertionError("the supervisor exited before its processes were ready; log:\n"
+              + String.join("\n", log));
+        }
+        for (int i = 0; i < processes; i++) {
+          if (!ready(admin + i)) {
+            return false;
+          }
+        }
+        return true;
+      });
       return this;
     }
 
@@ -238,6 +267,22 @@ class RunProcessesTest {
       } finally {
         client.runs.set(false);
       }
+    }
+  }
+
+  /**
+   * Any service jar, given by its path: here rpc-server's under a name of its own, outside the
+   * repository, so that neither a module's name nor SERVICE_JAR picks it. It serves the port under
+   * its supervisor and drains on SIGTERM like the shipped names.
+   */
+  @Test
+  void aServiceJarGivenByItsPathRunsUnderItsSupervisor(@TempDir Path elsewhere) throws Exception {
+    Path jar = Files.copy(Jars.of("rpc-server"), elsewhere.resolve("my-echo.jar"));
+    try (Supervised run = new Supervised(jar.toString(), 1).awaitReady()) {
+      assertThat(echo(run.port, "by path".getBytes(StandardCharsets.UTF_8))).isTrue();
+      assertThat(run.log).anyMatch(l -> STARTED.matcher(l).find());
+      assertThat(listeners(run.port)).isEqualTo(1);
+      run.terminateCleanly();
     }
   }
 

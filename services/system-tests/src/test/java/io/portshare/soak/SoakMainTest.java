@@ -1,13 +1,21 @@
 package io.portshare.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import io.portshare.kit.Repository;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The soak's command line: picocli with the runtime's duration grammar, one line and exit 2 on bad usage. */
+/**
+ * The soak's command line: picocli with the runtime's duration grammar, one line and exit 2 on bad
+ * usage; the jars it runs by path or by module name.
+ */
 class SoakMainTest {
 
   private String err;
@@ -42,6 +50,29 @@ class SoakMainTest {
     assertThat(err.lines()).hasSize(1);
 
     assertThat(run("--netns", "sometimes")).isEqualTo(2);
+  }
+
+  @Test
+  void aJarThatIsNoServiceIsOneLineAndExitTwo() {
+    assertThat(run("--rpc-jar", "no-such-service", "--root", Repository.root().toString())).isEqualTo(2);
+    assertThat(err.lines().toList()).containsExactly("portshare-soak: --rpc-jar: unknown service \"no-such-service\"; "
+        + "expected a service jar (path/to/my-service.jar) or a module name (rpc-server, static-server, NAME-server) (see --help)");
+
+    assertThat(run("--static-jar", "missing/my-service.jar")).isEqualTo(2);
+    assertThat(err.lines().toList())
+        .containsExactly("portshare-soak: --static-jar: no service jar at missing/my-service.jar (see --help)");
+  }
+
+  /** A service by module name (NAME-server by NAME too), or any jar by its path; a module that runs no service is none. */
+  @Test
+  void aServiceIsAJarByPathOrAModuleByName(@TempDir Path elsewhere) throws Exception {
+    Path root = Repository.root();
+    Path rpc = Repository.serviceJar("rpc-server");
+    assertThat(SoakConfig.serviceJar(root, "rpc-server")).isEqualTo(rpc);
+    assertThat(SoakConfig.serviceJar(root, "rpc")).isEqualTo(rpc);
+    Path copy = Files.copy(rpc, elsewhere.resolve("my-echo.jar"));
+    assertThat(SoakConfig.serviceJar(root, copy.toString())).isEqualTo(copy);
+    assertThatThrownBy(() -> SoakConfig.serviceJar(root, "bench")).hasMessageStartingWith("unknown service \"bench\"");
   }
 
   @Test

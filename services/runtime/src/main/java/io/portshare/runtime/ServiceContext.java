@@ -58,16 +58,17 @@ public interface ServiceContext {
 
   /**
    * Listens and registers the server for the drain. A {@code NetServer}'s connections are the
-   * service's to age out ({@link #connectionLifetime()}): Vert.x's {@code NetSocket} has no graceful
-   * close of its own between two messages of a protocol it does not know.
+   * service's to age out ({@link #connectionLifetime()}): only the service knows where one message of
+   * its protocol ends, so only it can close between two without losing one.
    */
   Future<NetServer> listen(NetServer server);
 
   /**
-   * Listens, registers the server for the drain, and applies {@code --max-connection-age}: a
-   * connection past its lifetime is shut down gracefully, at once when idle, after the answer in
-   * flight otherwise. For that the runtime sets the server's {@code connectionHandler}; a service
-   * that needs its own passes it here instead of to the server.
+   * Listens, registers the server for the drain, and applies {@code --max-connection-age}: the
+   * first answer on a connection past its lifetime says {@code Connection: close}, and the
+   * connection closes once that answer is written. For that the runtime wraps the server's request
+   * handler (set it before listening) and sets its {@code connectionHandler}; a service that needs
+   * its own connection handler passes it here instead of to the server.
    */
   Future<HttpServer> listen(HttpServer server);
 

@@ -20,6 +20,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.ext.healthchecks.Status;
@@ -151,14 +152,21 @@ final class InstanceContext implements ServiceContext {
 
   @Override
   public Future<HttpServer> listen(HttpServer server, Handler<HttpConnection> connectionHandler) {
-    ConnectionPolicy policy = new ConnectionPolicy(this::connectionLifetime, common.drainTimeout());
-    if (policy.agesOut() || connectionHandler != null) {
+    if (!connectionLifetime().isZero()) {
+      Handler<HttpServerRequest> requests = server.requestHandler();
+      if (requests == null) {
+        return Future.failedFuture(new IllegalStateException("set the server's request handler before listen"));
+      }
+      ConnectionPolicy policy = new ConnectionPolicy(this::connectionLifetime);
+      server.requestHandler(policy.requests(requests));
       server.connectionHandler(connection -> {
         if (connectionHandler != null) {
           connectionHandler.handle(connection);
         }
         policy.born(connection);
       });
+    } else if (connectionHandler != null) {
+      server.connectionHandler(connectionHandler);
     }
     shutdowns.add(timeout -> server.shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS));
     return server.listen().onSuccess(s -> actualPort = s.actualPort());

@@ -85,17 +85,19 @@ class UserVerticlePromisesTest {
   }
 
   @Test
-  void anIdleConnectionPastItsAgeIsClosedAndOneWithARequestInFlightGetsItsAnswerFirst() throws Exception {
+  void theFirstAnswerPastTheAgeSaysCloseAndTheConnectionClosesAfterIt() throws Exception {
     ServiceRuntime rt = start("--max-connection-age", "300ms");
-    try (HttpWire idle = new HttpWire(rt.port()); HttpWire busy = new HttpWire(rt.port())) {
-      assertThat(idle.send(KEEP_ALIVE_GET).read(false).status()).isEqualTo(200);
-      // Held back past the age (300 ms + 10% at most): in flight when the age comes.
-      busy.send("GET /?delay=700 HTTP/1.1\r\nHost: t\r\n\r\n");
-      assertThat(idle.closedByServer(30_000)).as("an idle connection past its age is closed").isTrue();
-      HttpWire.Response late = busy.read(false);
-      assertThat(late.status()).as("the answer in flight at the age").isEqualTo(200);
-      assertThat(late.text()).startsWith("hello from loop 0");
-      assertThat(busy.closedByServer(30_000)).as("closed once its answer was written").isTrue();
+    try (HttpWire c = new HttpWire(rt.port())) {
+      HttpWire.Response young = c.send(KEEP_ALIVE_GET).read(false);
+      assertThat(young.header("connection")).as("while young").isNull();
+      Thread.sleep(400); // past 300 ms + 10% from the accept, which came before this connect returned
+      // An idle old connection is not cut: its next answer closes it, here one held back 100 ms, so
+      // the close waits for an answer the service writes later.
+      HttpWire.Response old = c.send("GET /?delay=100 HTTP/1.1\r\nHost: t\r\n\r\n").read(false);
+      assertThat(old.status()).isEqualTo(200);
+      assertThat(old.text()).startsWith("hello from loop 0");
+      assertThat(old.header("connection")).isEqualTo("close");
+      assertThat(c.closedByServer(30_000)).as("closed after the answer that said so").isTrue();
     }
   }
 

@@ -10,6 +10,7 @@ import java.util.List;
 public record RpcSettings(int maxFrame, Duration idleTimeout, RpcEngine engine) {
 
   public static final String MAX_FRAME = "max-frame";
+  /** The runtime's --idle-timeout (its default, 60s, is this service's too). */
   public static final String IDLE_TIMEOUT = "idle-timeout";
   public static final String ENGINE = "engine";
   /** The largest payload a frame can declare and still fit, with its header, in one Netty buffer. */
@@ -17,7 +18,6 @@ public record RpcSettings(int maxFrame, Duration idleTimeout, RpcEngine engine) 
 
   static final List<Option> OPTIONS = List.of(
       Option.size(MAX_FRAME, "1MiB", "largest payload accepted; a longer declared length closes the connection"),
-      Option.duration(IDLE_TIMEOUT, "60s", "close a connection that neither sends nor receives this long (0 = never)"),
       Option.choice(ENGINE, RpcEngine.OWN.label(), "own: a Netty pipeline of the service's own per connection, "
           + "answers sliced from the buffer read; vertx: Vert.x's NetServer and a NetSocket per connection",
           RpcEngine.OWN.label(), RpcEngine.VERTX.label()));

@@ -6,6 +6,7 @@ import io.portshare.runtime.ServiceVerticle;
 import io.portshare.runtime.Settings;
 import io.portshare.runtime.WarmUpExchange;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -30,6 +31,12 @@ public final class StaticService implements ServiceDescriptor {
   @Override
   public int defaultAdminPort() {
     return 8081;
+  }
+
+  /** nginx's keepalive_timeout: close a connection with no request arriving and no answer moving this long. */
+  @Override
+  public Duration defaultIdleTimeout() {
+    return Duration.ofSeconds(75);
   }
 
   @Override

@@ -27,6 +27,7 @@ public record StaticSettings(Engine engine, Path root, boolean sendfile, boolean
   public static final String MAX_URI = "max-uri";
   public static final String MAX_HEADER_SIZE = "max-header-size";
   public static final String HEADER_TIMEOUT = "header-timeout";
+  /** The runtime's --idle-timeout, whose default this service sets ({@link StaticService#defaultIdleTimeout}). */
   public static final String IDLE_TIMEOUT = "idle-timeout";
 
   /** What answers the requests; both serve the same site with the same answers where HTTP says so. */
@@ -51,8 +52,7 @@ public record StaticSettings(Engine engine, Path root, boolean sendfile, boolean
       Option.size(MEMORY_MAX, "32KiB", "files up to this size are answered from memory (0: all by sendfile)"),
       Option.size(MAX_URI, "4KiB", "longest request line; longer gets 414"),
       Option.size(MAX_HEADER_SIZE, "8KiB", "largest request head; larger gets 431"),
-      Option.duration(HEADER_TIMEOUT, "10s", "a request head must arrive this soon after its first byte"),
-      Option.duration(IDLE_TIMEOUT, "75s", "close a connection with no request arriving and no answer moving this long"));
+      Option.duration(HEADER_TIMEOUT, "10s", "a request head must arrive this soon after its first byte"));
 
   /** Reads the options; a value out of range fails with the one-line error naming key, value and source. */
   public static StaticSettings of(Settings s) {

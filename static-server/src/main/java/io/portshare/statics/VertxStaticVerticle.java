@@ -7,7 +7,6 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -15,7 +14,7 @@ import java.util.function.Supplier;
  * through the runtime (its listener layer, modes and drain apply), with a vertx-web {@link Router}
  * whose route for GET and HEAD, and whose route for any other method (405), give the request to
  * {@link VertxFileAnswers}. The limits map to Vert.x's: --max-uri to the longest initial line,
- * --max-header-size to the largest head, --idle-timeout to Vert.x's idle timeout (no read and no
+ * --max-header-size to the largest head, --idle-timeout is the runtime's, Vert.x's idle timeout in the options it gives (no read and no
  * write finished for that long). Vert.x has no header timeout: --header-timeout does not apply (see
  * static-server/README.md, Engines). --max-connection-age is the runtime's, applied by its listen.
  */
@@ -42,9 +41,7 @@ public final class VertxStaticVerticle extends ServiceVerticle {
 
     HttpServerOptions options = service.httpServerOptions()
         .setMaxInitialLineLength(s.maxUri())
-        .setMaxHeaderSize(s.maxHeaderSize())
-        .setIdleTimeout((int) s.idleTimeout().toMillis())
-        .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
+        .setMaxHeaderSize(s.maxHeaderSize());
     HttpServer server = vertx.createHttpServer(options)
         .invalidRequestHandler(answers::refuse)
         .requestHandler(router);

@@ -6,7 +6,6 @@ import io.portshare.runtime.ServiceVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -26,11 +25,9 @@ public final class NetSocketEchoVerticle extends ServiceVerticle {
     RpcSettings settings = RpcSettings.of(service.settings());
     int maxPayload = settings.maxFrame();
     long idleMillis = settings.idleTimeout().toMillis();
+    // --idle-timeout is in these options (the runtime's): Vert.x's idle handler closes a connection that
+    // neither read nor finished a write for that long.
     NetServerOptions options = service.netServerOptions();
-    if (idleMillis > 0) {
-      // Vert.x's idle handler closes a connection that neither read nor finished a write for this long.
-      options.setIdleTimeout((int) Math.min(Integer.MAX_VALUE, idleMillis)).setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
-    }
     NetServer server = vertx.createNetServer(options);
     server.connectHandler(socket -> new EchoConnection(vertx, socket, maxPayload, metrics.get(), idleMillis,
         service.connectionLifetime().toMillis()).start());

@@ -41,11 +41,15 @@ public interface ServiceContext {
   /** The registry behind {@code /metrics}; name meters {@code portshare.<service>.*}. */
   MeterRegistry registry();
 
-  /** Options for a TCP server on the service port, with the socket settings the mode needs. */
+  /**
+   * Options for a TCP server on the service port, with the socket settings the mode needs and
+   * {@code --idle-timeout} as Vert.x's idle timeout.
+   */
   NetServerOptions netServerOptions();
 
   /**
-   * Options for an HTTP/1.1 server on the service port, with the socket settings the mode needs.
+   * Options for an HTTP/1.1 server on the service port, with the socket settings the mode needs and
+   * {@code --idle-timeout} as Vert.x's idle timeout.
    *
    * <p>Cleartext HTTP/2 (h2c) is off. With it on, Vert.x holds a new connection in a detector
    * until its first bytes tell HTTP/2 from HTTP/1; before those arrive the connection has no

@@ -2,6 +2,7 @@ package io.portshare.runtime;
 
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.VertxOptions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -23,7 +24,17 @@ public interface ServiceDescriptor {
 
   int defaultAdminPort();
 
-  /** Options of this service beyond the common ones (port, mode, instances, ...). */
+  /**
+   * The default of {@code --idle-timeout}: how long a connection may neither read nor write before it
+   * is closed. The runtime sets it on the options {@link ServiceContext#httpServerOptions()} and
+   * {@link ServiceContext#netServerOptions()} give (Vert.x's idle timeout); a service on a pipeline of
+   * its own reads it from its settings. By default 60 seconds.
+   */
+  default Duration defaultIdleTimeout() {
+    return Duration.ofSeconds(60);
+  }
+
+  /** Options of this service beyond the common ones (port, mode, instances, idle timeout, ...). */
   default List<Option> options() {
     return List.of();
   }

@@ -47,6 +47,26 @@ public final class Units {
     }
   }
 
+  /**
+   * A duration as this grammar writes it ({@code 500ms}, {@code 75s}, {@code 10m}, {@code 1h}):
+   * seconds below ten minutes, else the largest unit that keeps it whole; {@link #duration} reads it
+   * back as the same value.
+   */
+  public static String format(Duration d) {
+    long ms = d.toMillis();
+    if (ms % 1000 != 0) {
+      return ms + "ms";
+    }
+    long seconds = ms / 1000;
+    if (seconds != 0 && seconds % 3600 == 0) {
+      return seconds / 3600 + "h";
+    }
+    if (seconds >= 600 && seconds % 60 == 0) {
+      return seconds / 60 + "m";
+    }
+    return seconds + "s";
+  }
+
   /** Parses a size in bytes, or throws IllegalArgumentException naming the text and the grammar. */
   public static long size(String text) {
     Matcher m = SIZE.matcher(text.trim());

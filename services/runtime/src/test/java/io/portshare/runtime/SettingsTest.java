@@ -191,4 +191,13 @@ class SettingsTest {
         "invalid duration \"PT5S\"; expected a duration such as 500ms, 10s, 2m");
     assertThatThrownBy(() -> Units.size("99999999999GiB")).hasMessageStartingWith("invalid size");
   }
+
+  @Test
+  void aFormattedDurationReadsBackAsItself() {
+    for (String text : List.of("0s", "500ms", "1500ms", "60s", "75s", "599s", "10m", "90m", "1h", "25h")) {
+      Duration d = Units.duration(text);
+      assertThat(Units.format(d)).as("format of %s", text).isEqualTo(text);
+      assertThat(Units.duration(Units.format(d))).isEqualTo(d);
+    }
+  }
 }

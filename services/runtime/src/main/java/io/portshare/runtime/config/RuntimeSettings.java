@@ -1,7 +1,9 @@
 package io.portshare.runtime.config;
 
 import io.portshare.runtime.Option;
+import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.Settings;
+import io.portshare.runtime.Units;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -37,6 +39,8 @@ public final class RuntimeSettings {
   private static final String SUPERVISE = "supervise";
   private static final String LIVENESS_TIMEOUT = "liveness-timeout";
   private static final String MAX_CONNECTION_AGE = "max-connection-age";
+  /** The one idle timeout of a service's connections: its own pipeline's sweep reads it, Vert.x's servers get it in their options. */
+  public static final String IDLE_TIMEOUT = "idle-timeout";
   private static final String WARMUP = "warmup";
   private static final String VERTX_METRICS = "vertx-metrics";
   /** The --warmup bound; docs/warm-start.md has the measurement behind it. */
@@ -52,8 +56,17 @@ public final class RuntimeSettings {
     this.settings = settings;
   }
 
-  /** Every option of a service: the common ones with the service's default ports, then the service's own. */
-  public static List<Option> options(int defaultPort, int defaultAdminPort, List<Option> serviceOptions) {
+  /** Every option of a service: the common ones with the service's defaults, then the service's own. */
+  public static List<Option> options(ServiceDescriptor service) {
+    List<Option> options = new ArrayList<>(commonOptions(service));
+    options.addAll(service.options());
+    return options;
+  }
+
+  /** The options every service has, with this service's default ports and idle timeout. */
+  public static List<Option> commonOptions(ServiceDescriptor service) {
+    int defaultPort = service.defaultPort();
+    int defaultAdminPort = service.defaultAdminPort();
     int cpus = Runtime.getRuntime().availableProcessors();
     List<Option> options = new ArrayList<>(List.of(
         Option.port(PORT, defaultPort, "port the service listens on (0 picks a free one)"),
@@ -72,6 +85,8 @@ public final class RuntimeSettings {
         Option.path(Settings.CONFIG, "", "YAML or JSON file of option: value"),
         Option.duration(DRAIN_TIMEOUT, "10s", "on SIGTERM, how long open connections may finish"),
         Option.duration(LIVENESS_TIMEOUT, "10s", "/health/live fails when a service event loop has not run for this long"),
+        Option.duration(IDLE_TIMEOUT, Units.format(service.defaultIdleTimeout()),
+            "close a connection that neither reads nor writes this long (0s: never)"),
         Option.duration(MAX_CONNECTION_AGE, "0s",
             "close connections older than this (+-10%) as a drain does, so new pods get their share; 0s: never"),
         Option.duration(WARMUP, WARM_UP_DEFAULT, "before ready, drive every instance with the service's own"
@@ -83,7 +98,6 @@ public final class RuntimeSettings {
             + "SIGHUP replaces them one at a time, nothing reset (0: serve in this process)").within(0, MAX_SUPERVISE),
         Option.choice(LOG_FORMAT, LogFormat.TEXT.label(), "log lines as text or JSON",
             labels(LogFormat.values(), LogFormat::label))));
-    options.addAll(serviceOptions);
     return options;
   }
 
@@ -166,6 +180,10 @@ public final class RuntimeSettings {
 
   public Duration livenessTimeout() {
     return settings.getDuration(LIVENESS_TIMEOUT);
+  }
+
+  public Duration idleTimeout() {
+    return settings.getDuration(IDLE_TIMEOUT);
   }
 
   public Duration maxConnectionAge() {

@@ -130,7 +130,12 @@ final class InstanceContext implements ServiceContext {
     return o;
   }
 
+  /** The mode's socket settings, and --idle-timeout as Vert.x's idle timeout (nothing read or written for that long). */
   private void applySocketOptions(NetServerOptions o) {
+    long idleMillis = common.idleTimeout().toMillis();
+    if (idleMillis > 0) {
+      o.setIdleTimeout((int) Math.min(Integer.MAX_VALUE, idleMillis)).setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
+    }
     o.setHost(common.host())
         .setPort(port)
         .setReuseAddress(true)

@@ -100,7 +100,7 @@ public final class ServiceRuntime {
 
   /** Every option of a service: the runtime's, with the service's default ports, then the service's own. */
   public static List<Option> options(ServiceDescriptor descriptor) {
-    return RuntimeSettings.options(descriptor.defaultPort(), descriptor.defaultAdminPort(), descriptor.options());
+    return RuntimeSettings.options(descriptor);
   }
 
   /** Starts the service, binding its own sockets, and blocks until it listens and is ready. */

@@ -79,8 +79,7 @@ public final class Launcher {
     Map<String, ServiceDescriptor> services = discover();
     ServiceDescriptor descriptor = choose(services, serviceName);
     // Not through ServiceRuntime: its logger would exist before the log format below is set.
-    List<Option> options = RuntimeSettings.options(descriptor.defaultPort(), descriptor.defaultAdminPort(),
-        descriptor.options());
+    List<Option> options = RuntimeSettings.options(descriptor);
     if (args.contains("--help") || args.contains("-h")) {
       printHelp(descriptor, options, services, out);
       return ExitCodes.OK;

@@ -52,11 +52,11 @@ public final class OptionsPage {
   static String tables(Collection<ServiceDescriptor> services) {
     StringBuilder out = new StringBuilder("\n### Every service\n\n");
     header(out);
-    // The common options are the same for every service but for the default ports: name them per service.
+    // The common options are the same for every service but for a few defaults (ports, idle timeout): name them per service.
     Map<String, Option> common = new LinkedHashMap<>();
     Map<String, Map<String, String>> defaults = new LinkedHashMap<>();
     for (ServiceDescriptor d : services) {
-      for (Option o : RuntimeSettings.options(d.defaultPort(), d.defaultAdminPort(), List.of())) {
+      for (Option o : RuntimeSettings.commonOptions(d)) {
         common.putIfAbsent(o.name(), o);
         defaults.computeIfAbsent(o.name(), k -> new LinkedHashMap<>()).put(d.name(), o.defaultValue());
       }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * What the runtime promises a verticle written on Vert.x's own API (an {@code HttpServer}, no code of
  * the runtime's in it beyond {@code service.listen}): {@code config()} from the config file, the
  * descriptor's deployment hook, a readiness check of its own on {@code /health/ready}, and
- * {@code --max-connection-age} applied to its connections.
+ * {@code --max-connection-age} and {@code --idle-timeout} applied to its connections.
  */
 class UserVerticlePromisesTest {
 
@@ -98,6 +98,18 @@ class UserVerticlePromisesTest {
       assertThat(old.text()).startsWith("hello from loop 0");
       assertThat(old.header("connection")).isEqualTo("close");
       assertThat(c.closedByServer(30_000)).as("closed after the answer that said so").isTrue();
+    }
+  }
+
+  @Test
+  void theIdleTimeoutClosesAConnectionThatNeitherReadsNorWrites() throws Exception {
+    ServiceRuntime rt = start("--idle-timeout", "300ms");
+    try (HttpWire c = new HttpWire(rt.port())) {
+      assertThat(c.send(KEEP_ALIVE_GET).read(false).status()).isEqualTo(200);
+      long quietFrom = System.nanoTime();
+      assertThat(c.closedByServer(30_000)).as("closed by --idle-timeout").isTrue();
+      assertThat((System.nanoTime() - quietFrom) / 1_000_000).as("not before the timeout, in ms")
+          .isGreaterThanOrEqualTo(250);
     }
   }
 

@@ -3,7 +3,12 @@ package io.portshare.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.portshare.kit.AdminPort;
+import io.portshare.kit.Ci;
 import io.portshare.kit.FreePorts;
 import io.portshare.kit.HttpWire;
 import io.portshare.kit.PrometheusText;
@@ -110,11 +115,7 @@ class ArchetypeProjectTest {
 
   @Test
   void aProjectFromTheArchetypeBuildsOfflineAndServesUnderTheSupervisor() throws Exception {
-    Path dir = Files.createDirectories(work.resolve("generated"));
-    mvn(dir, Duration.ofMinutes(2), "-q", ARCHETYPE_PLUGIN + ":generate", "-DarchetypeGroupId=io.portshare",
-        "-DarchetypeArtifactId=portshare-archetype", "-DarchetypeVersion=" + VERSION, "-DgroupId=" + GROUP,
-        "-DartifactId=" + ARTIFACT, "-Dpackage=" + PACKAGE, "-Dversion=1.0");
-    Path project = dir.resolve(ARTIFACT);
+    Path project = generate("generated");
     checkGeneratedFiles(project);
 
     mvn(project, BUILD_TIMEOUT, "-q", "package");
@@ -182,6 +183,49 @@ class ArchetypeProjectTest {
       assertThat(supervisor.awaitExit(Duration.ofSeconds(60))).as(supervisor.output()).isZero();
       assertThat(supervisor.output()).contains("supervisor: all stopped");
     }
+  }
+
+  /**
+   * The generated project's Kubernetes base renders on the component it carries, and systemd reads
+   * its units. kubectl and systemd-analyze are CI's (.ci/run installs them): without one a local
+   * run skips this test, saying which, and CI fails it.
+   */
+  @Test
+  void theGeneratedBaseRendersOnItsOwnComponentAndSystemdReadsItsUnits() throws Exception {
+    Path project = generate("rendered");
+    Jars.requireKubectl();
+    List<HasMetadata> objects = ManifestSchemaTest.render(project.resolve("k8s/base"));
+    assertThat(objects).extracting(HasMetadata::getKind).containsExactlyInAnyOrder("ConfigMap", "Service",
+        "Deployment", "PodDisruptionBudget", "HorizontalPodAutoscaler", "NetworkPolicy");
+    ManifestSchemaTest.checkDeployRules(objects, true);
+    Deployment d = ManifestSchemaTest.of(objects, Deployment.class).get(0);
+    assertThat(d.getMetadata().getName()).isEqualTo(ARTIFACT);
+    Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(c.getImage()).isEqualTo(ARTIFACT + ":untagged");
+    assertThat(c.getArgs()).containsExactly("--config", "/etc/portshare/" + ARTIFACT + ".yaml");
+    assertThat(c.getReadinessProbe().getHttpGet().getPort().getIntVal()).isEqualTo(8081);
+    assertThat(ManifestSchemaTest.of(objects, ConfigMap.class).get(0).getData()).containsOnlyKeys(ARTIFACT + ".yaml");
+
+    Ci.require(Jars.commandWorks("systemd-analyze", "--version"),
+        "systemd-analyze is not installed (Debian's systemd package; .ci/run installs it): units not verified");
+    Path units = Files.createDirectories(work.resolve("units"));
+    Path socket = Files.copy(project.resolve("systemd/greeter@.socket"), units.resolve("greeter@0.socket"));
+    Path service = Files.copy(project.resolve("systemd/greeter@.service"), units.resolve("greeter@0.service"));
+    Process p = new ProcessBuilder("systemd-analyze", "verify", "--man=no", socket.toString(), service.toString())
+        .redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as("systemd-analyze verify said:%n%s", out).isZero();
+    assertThat(out.lines().filter(l -> l.contains("greeter@"))).as("what systemd-analyze says about the units").isEmpty();
+  }
+
+  /** A project from the archetype in {@code work/NAME/greeter}, offline. */
+  private static Path generate(String name) throws Exception {
+    Path dir = Files.createDirectories(work.resolve(name));
+    mvn(dir, Duration.ofMinutes(2), "-q", ARCHETYPE_PLUGIN + ":generate", "-DarchetypeGroupId=io.portshare",
+        "-DarchetypeArtifactId=portshare-archetype", "-DarchetypeVersion=" + VERSION, "-DgroupId=" + GROUP,
+        "-DartifactId=" + ARTIFACT, "-Dpackage=" + PACKAGE, "-Dversion=1.0");
+    return dir.resolve(ARTIFACT);
   }
 
   /**

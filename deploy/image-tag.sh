@@ -2,7 +2,7 @@
 # The tag of every image this checkout builds, and the commit it was built from:
 #   deploy/image-tag.sh            VERSION-COMMIT, plus -dirty when the tree differs from COMMIT
 #   deploy/image-tag.sh revision   the full commit (the images' org.opencontainers.image.revision)
-# VERSION is the parent pom's <version> (e.g. 0.1.0-SNAPSHOT), COMMIT is HEAD abbreviated to 7 hex
+# VERSION is the parent pom's <version> (e.g. 0.1.0), COMMIT is HEAD abbreviated to 7 hex
 # digits (more where 7 are ambiguous, as git abbreviates). The tree is dirty when a tracked file is
 # changed, staged or deleted, or a file git does not ignore is untracked: any of them can be in the
 # image, so two builds of one commit with different trees never share a tag. The images, the

@@ -99,8 +99,10 @@ class ImageTagTest {
 
   private void writeTree() throws IOException {
     Files.createDirectories(repo.resolve("deploy"));
-    Files.copy(Repository.root().resolve("deploy/image-tag.sh"), repo.resolve("deploy/image-tag.sh"),
-        StandardCopyOption.REPLACE_EXISTING);
+    // The script and what it sources (its --help and the scripts' shared helpers).
+    for (String script : new String[] {"deploy/image-tag.sh", "deploy/lib.sh"}) {
+      Files.copy(Repository.root().resolve(script), repo.resolve(script), StandardCopyOption.REPLACE_EXISTING);
+    }
     Files.writeString(repo.resolve("pom.xml"), String.join("\n",
         "<project>",
         "  <parent>",

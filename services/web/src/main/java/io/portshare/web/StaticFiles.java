@@ -118,6 +118,7 @@ public final class StaticFiles implements Handler<RoutingContext> {
   private final FileCache.Config config;
   private final boolean listing;
   private final boolean sendfile;
+  private final boolean missesOnEventLoop;
   private final CharSequence cacheControl;
   private final AnswerListener listener;
   private final OpenOptions reading = new OpenOptions().setRead(true);
@@ -134,6 +135,7 @@ public final class StaticFiles implements Handler<RoutingContext> {
         Math.max(b.memoryMax, b.cacheBytes), b.revalidate.toMillis(), true);
     this.listing = b.listing;
     this.sendfile = b.sendfile;
+    this.missesOnEventLoop = b.missesOnEventLoop;
     this.cacheControl = b.cacheControl == null || b.cacheControl.isEmpty() ? null
         : HttpHeaders.createOptimized(b.cacheControl);
     this.listener = b.listener == null ? NO_LISTENER : b.listener;
@@ -183,6 +185,7 @@ public final class StaticFiles implements Handler<RoutingContext> {
     private long memoryMax = 32 << 10;
     private Duration revalidate = Duration.ofSeconds(1);
     private boolean sendfile = true;
+    private boolean missesOnEventLoop;
     private String cacheControl;
     private AnswerListener listener;
 
@@ -251,6 +254,18 @@ public final class StaticFiles implements Handler<RoutingContext> {
     /** Whether large bodies go by sendfile(2) (default) or are read in 64 KiB chunks and written. */
     public Builder sendfile(boolean on) {
       this.sendfile = on;
+      return this;
+    }
+
+    /**
+     * Whether a miss is looked up on the event loop itself (default false: on a worker). A stat from
+     * the page cache costs microseconds, and the answer then leaves before the event loop reads
+     * anything more from the connection (static-server does this, as its own engine does: a client
+     * that half-closes right after its request still gets the answer); but a slow disk stalls every
+     * connection of that event loop, and Vert.x warns of a blocked thread.
+     */
+    public Builder missesOnEventLoop(boolean on) {
+      this.missesOnEventLoop = on;
       return this;
     }
 
@@ -325,12 +340,27 @@ public final class StaticFiles implements Handler<RoutingContext> {
       return;
     }
     CachedFile old = cache == null ? null : cache.stale(path);
+    if (missesOnEventLoop) {
+      FileCache.Found found;
+      try {
+        found = cacheHere(resolver()).store(path, resolver().resolve(decoded, old, now), now);
+      } catch (IOException | RuntimeException e) {
+        ctx.fail(e);
+        return;
+      }
+      if (found instanceof CachedFile file) {
+        serve(ctx, file, head);
+      } else {
+        miss(ctx, (FileCache.Miss) found, full, path, head);
+      }
+      return;
+    }
     ctx.vertx().executeBlocking(() -> resolver().resolve(decoded, old, now), false).onComplete(done -> {
       if (done.failed()) {
         ctx.fail(done.cause());
         return;
       }
-      FileCache.Found found = cacheHere().store(path, done.result(), System.currentTimeMillis());
+      FileCache.Found found = cacheHere(resolver).store(path, done.result(), System.currentTimeMillis());
       if (found instanceof CachedFile file) {
         serve(ctx, file, head);
       } else {
@@ -347,7 +377,6 @@ public final class StaticFiles implements Handler<RoutingContext> {
    * prefix, so that its strict decoding (400 for {@code ..} in any spelling) is the one applied.
    */
   static String relative(RoutingContext ctx, String raw) {
-    String normalized = ctx.normalizedPath();
     int offset = 0;
     String mount = ctx.mountPoint();
     if (mount != null) {
@@ -359,7 +388,13 @@ public final class StaticFiles implements Handler<RoutingContext> {
       offset += p.endsWith("/") ? p.length() - 1 : p.length();
     }
     if (offset == 0) {
-      return raw;
+      return raw; // the raw path as it is: vertx-web's normalizing refuses malformed escapes with an exception
+    }
+    String normalized;
+    try {
+      normalized = ctx.normalizedPath();
+    } catch (RuntimeException malformed) {
+      return raw.startsWith("/") ? raw.substring(0, 1) + "%" : "%"; // refused as a bad request below
     }
     if (offset > normalized.length()) {
       offset = normalized.length();
@@ -389,7 +424,7 @@ public final class StaticFiles implements Handler<RoutingContext> {
   }
 
   /** This thread's cache, made on its first miss (after {@link #resolver()} has found the root). */
-  private FileCache cacheHere() {
+  private FileCache cacheHere(FileCache resolver) {
     FileCache c = caches.get();
     if (c == null) {
       c = new FileCache(resolver.root(), config);
@@ -434,8 +469,19 @@ public final class StaticFiles implements Handler<RoutingContext> {
   }
 
   private void list(RoutingContext ctx, String path, boolean head) {
-    ctx.vertx().executeBlocking(() -> new DirectoryListing(resolver().root(), config.hidden()).page(path), false)
-        .onComplete(done -> {
+    java.util.concurrent.Callable<byte[]> read =
+        () -> new DirectoryListing(resolver().root(), config.hidden()).page(path);
+    io.vertx.core.Future<byte[]> listed;
+    if (missesOnEventLoop) {
+      try {
+        listed = io.vertx.core.Future.succeededFuture(read.call());
+      } catch (Exception e) {
+        listed = io.vertx.core.Future.failedFuture(e);
+      }
+    } else {
+      listed = ctx.vertx().executeBlocking(read, false);
+    }
+    listed.onComplete(done -> {
           if (done.failed()) {
             ctx.fail(done.cause());
             return;

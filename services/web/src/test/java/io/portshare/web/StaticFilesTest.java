@@ -240,6 +240,18 @@ abstract class StaticFilesTest {
     }
   }
 
+  /** Targets vertx-web cannot normalize (malformed percent-encoding) or that normalize to another path. */
+  @ParameterizedTest(name = "{0} is {1}")
+  @org.junit.jupiter.params.provider.CsvSource({"/a%zz,400", "/%,400", "/./hello.txt,200", "//hello.txt,200"})
+  void oddTargetsAreAnsweredCleanly(String path, int status) throws IOException {
+    Wire.Answer r = get(path);
+    if (mount().isEmpty() || status == 200) {
+      assertThat(r.status()).isEqualTo(status);
+    } else {
+      assertThat(r.status()).isIn(400, 404);
+    }
+  }
+
   @Test
   void aSymlinkOutOfTheRootIsNotServed() throws IOException {
     Wire.Answer r = get("/escape.txt");

@@ -4,7 +4,7 @@
 #              is io.portshare.NAME, so a Java keyword is refused
 #   --port N   the traffic port (default 8000); the admin port is N+1
 # Writes, from the top of the repository:
-#   NAME-server/                        a module on the runtime and vertx-web (pom, NameService
+#   NAME-server/                        a module on the runtime, vertx-web and portshare-web (pom, NameService
 #                                       descriptor, NameRoutes: a vertx-web Router with GET /hello and
 #                                       the webroot of its resources, NameVerticle serving it on the
 #                                       runtime, NameServiceTest), added to the parent pom's modules
@@ -97,8 +97,9 @@ cat > "$root/$module/pom.xml" <<EOF
   <dependencies>
     <dependency><groupId>io.portshare</groupId><artifactId>portshare-runtime</artifactId></dependency>
     <dependency><groupId>ch.qos.logback</groupId><artifactId>logback-classic</artifactId></dependency>
-    <!-- ${class}Routes: the Router, its routes and StaticHandler (the version is Vert.x's BOM's) -->
+    <!-- ${class}Routes: the Router and its routes (the version is Vert.x's BOM's), and its static files (StaticFiles) -->
     <dependency><groupId>io.vertx</groupId><artifactId>vertx-web</artifactId></dependency>
+    <dependency><groupId>io.portshare</groupId><artifactId>portshare-web</artifactId></dependency>
 
     <dependency><groupId>io.vertx</groupId><artifactId>vertx-junit5</artifactId><scope>test</scope></dependency>
     <dependency><groupId>io.vertx</groupId><artifactId>vertx-web-client</artifactId><scope>test</scope></dependency>
@@ -165,12 +166,12 @@ EOF
 cat > "$src/${class}Routes.java" <<EOF
 package $pkg;
 
+import io.portshare.web.StaticFiles;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.handler.StaticHandler;
 
 /**
- * The $name service's routes: vertx-web alone, nothing of the runtime, so that they run the same on
+ * The $name service's routes: vertx-web and portshare-web, nothing of the runtime, so that they run the same on
  * stock Vert.x: {@code vertx.createHttpServer().requestHandler(${class}Routes.router(vertx, "hi")).listen(8080)}.
  * A new route goes here, before the static route: {@code router.get("/path").handler(ctx -> ...)}.
  */
@@ -178,20 +179,24 @@ public final class ${class}Routes {
 
   /**
    * The static files' directory on the class path (src/main/resources/webroot), so that they ship in
-   * the jar. Vert.x looks for it in the working directory first, then on the class path; from the
-   * jar it unpacks each file it serves into its file cache (under java.io.tmpdir) and sends it from there.
+   * the jar. StaticFiles serves it in place from target/classes; from the jar it copies it once, at
+   * the first request, to a temporary directory, so that large files still go by sendfile.
    */
   static final String WEBROOT = "webroot";
 
   private ${class}Routes() {}
 
-  /** GET /hello answers {@code greeting}; any other path is a file of the webroot (/ is its index.html), or 404. */
+  /**
+   * GET /hello answers {@code greeting}; any other path is a file of the webroot (/ is its index.html,
+   * with ETag, 304, Range and .gz siblings), or 404: StaticFiles passes what it does not serve to the
+   * next route, here the Router's own 404.
+   */
   public static Router router(Vertx vertx, String greeting) {
     Router router = Router.router(vertx);
     router.get("/hello").handler(ctx -> ctx.response()
         .putHeader("content-type", "text/plain; charset=utf-8")
         .end(greeting));
-    router.route().handler(StaticHandler.create(WEBROOT));
+    router.route().handler(StaticFiles.classpath(WEBROOT).build());
     return router;
   }
 }

@@ -1,5 +1,7 @@
 package io.portshare.statics;
 
+import io.portshare.web.internal.CachedFile;
+import io.portshare.web.internal.HttpDates;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpResponseStatus;

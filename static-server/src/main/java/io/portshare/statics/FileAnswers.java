@@ -1,5 +1,13 @@
 package io.portshare.statics;
 
+import io.portshare.web.internal.AcceptEncoding;
+import io.portshare.web.internal.ByteRange;
+import io.portshare.web.internal.CachedFile;
+import io.portshare.web.internal.DirectoryListing;
+import io.portshare.web.internal.Precondition;
+import io.portshare.web.internal.RequestPath;
+import io.portshare.web.internal.RequestRouter;
+import io.portshare.web.internal.Route;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;

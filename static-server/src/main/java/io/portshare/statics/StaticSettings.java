@@ -1,7 +1,11 @@
 package io.portshare.statics;
 
+import io.portshare.web.internal.DirectoryListing;
+import io.portshare.web.internal.FileCache;
+import io.portshare.web.internal.RequestRouter;
 import io.portshare.runtime.Option;
 import io.portshare.runtime.Settings;
+import io.portshare.web.StaticFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,6 +87,17 @@ public record StaticSettings(Engine engine, Path root, boolean sendfile, boolean
    */
   RequestRouter router() {
     return new RequestRouter(new FileCache(root, memoryMax, Math.max(memoryMax, 64L << 20)), listing);
+  }
+
+  /**
+   * The same site as portshare-web's handler, for --engine vertx: the same cache sizes, listing,
+   * Cache-Control and body paths; each event loop keeps a cache of its own. A miss is looked up on the
+   * event loop, as the own engine does: a client that half-closes after its request still gets its
+   * answer (Vert.x closes such a connection once it reads the end; StaticFuzzOnVertxTest sends some).
+   */
+  StaticFiles.Builder staticFiles() {
+    return StaticFiles.webroot(root).listing(listing).cacheControl(cacheControl).memoryMax(memoryMax)
+        .cacheBytes(Math.max(memoryMax, 64L << 20)).sendfile(sendfile).missesOnEventLoop(true);
   }
 
   /** The directory listing's pages, or null when --listing is off. */

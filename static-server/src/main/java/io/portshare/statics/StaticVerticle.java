@@ -1,5 +1,6 @@
 package io.portshare.statics;
 
+import io.portshare.web.internal.FileCache;
 import io.netty.channel.Channel;
 import io.portshare.runtime.ServiceContext;
 import io.portshare.runtime.ServiceVerticle;

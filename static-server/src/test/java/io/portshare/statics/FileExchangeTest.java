@@ -1,5 +1,9 @@
 package io.portshare.statics;
 
+import io.portshare.web.internal.DirectoryListing;
+import io.portshare.web.internal.FileCache;
+import io.portshare.web.internal.Precondition;
+import io.portshare.web.internal.RequestRouter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;

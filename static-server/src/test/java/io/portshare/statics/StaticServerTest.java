@@ -1,5 +1,6 @@
 package io.portshare.statics;
 
+import io.portshare.web.internal.HttpDates;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -1,12 +1,12 @@
-package io.portshare.statics;
+package io.portshare.web.internal;
 
 /** Whether an {@code Accept-Encoding} header lets a client have the gzip representation. */
-final class AcceptEncoding {
+public final class AcceptEncoding {
 
   private AcceptEncoding() {}
 
   /** True when the header names gzip with no weight or a weight above zero; false when it is null. */
-  static boolean allowsGzip(String acceptEncoding) {
+  public static boolean allowsGzip(String acceptEncoding) {
     if (acceptEncoding == null) {
       return false;
     }

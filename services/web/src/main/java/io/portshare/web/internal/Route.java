@@ -1,10 +1,10 @@
-package io.portshare.statics;
+package io.portshare.web.internal;
 
 /** What a request names: a file to answer with, or what to answer instead. {@link RequestRouter} decides. */
-sealed interface Route permits CachedFile, Route.NoFile {
+public sealed interface Route permits CachedFile, Route.NoFile {
 
   /** The answers to a request that names no file to send. */
-  enum NoFile implements Route {
+  public enum NoFile implements Route {
     /** 405 with {@code Allow}: only GET and HEAD are served. */
     METHOD_NOT_ALLOWED,
     /** 400: a path no file can have (see {@link RequestPath}). */

@@ -1,4 +1,4 @@
-package io.portshare.statics;
+package io.portshare.web.internal;
 
 import io.netty.buffer.ByteBufUtil;
 import io.vertx.core.buffer.Buffer;
@@ -11,16 +11,16 @@ import io.vertx.core.http.HttpHeaders;
  * into a Vert.x Buffer. Wrapping the cached direct buffer instead would save that copy but needs
  * Vert.x's internal BufferInternal, which only the runtime may name (VertxInternalsTest).
  */
-final class VertxFileHead {
+public final class VertxFileHead {
 
-  final CharSequence etag;
-  final CharSequence lastModified;
-  final CharSequence contentType;
-  final CharSequence contentLength;
+  public final CharSequence etag;
+  public final CharSequence lastModified;
+  public final CharSequence contentType;
+  public final CharSequence contentLength;
   /** The whole file, or null when it goes out by sendfile or copying. */
-  final Buffer body;
+  public final Buffer body;
 
-  VertxFileHead(CachedFile rep) {
+  public VertxFileHead(CachedFile rep) {
     this.etag = HttpHeaders.createOptimized(rep.etag);
     this.lastModified = HttpHeaders.createOptimized(HttpDates.format(rep.modifiedMillis));
     this.contentType = HttpHeaders.createOptimized(rep.contentType.toString());
@@ -28,7 +28,7 @@ final class VertxFileHead {
     this.body = rep.body == null ? null : Buffer.buffer(ByteBufUtil.getBytes(rep.body));
   }
 
-  static VertxFileHead of(CachedFile rep) {
+  public static VertxFileHead of(CachedFile rep) {
     VertxFileHead h = rep.vertxHead;
     if (h == null) {
       h = new VertxFileHead(rep);

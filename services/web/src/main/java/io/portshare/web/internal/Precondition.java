@@ -1,10 +1,10 @@
-package io.portshare.statics;
+package io.portshare.web.internal;
 
 /**
  * What the conditional headers of a GET or HEAD make of its answer, in RFC 9110 section 13.2.2's
  * order (If-Match is not supported): send the representation, answer 304, or refuse with 412.
  */
-enum Precondition {
+public enum Precondition {
   /** No condition stops it: send the representation (a Range may still make the answer 206). */
   SEND,
   /** 304: the client's copy is current. */
@@ -16,7 +16,7 @@ enum Precondition {
    * Each argument is a header's value, or null when the request has none; {@code etag} and
    * {@code modifiedSeconds} are the representation's.
    */
-  static Precondition of(String ifUnmodifiedSince, String ifNoneMatch, String ifModifiedSince, String etag,
+  public static Precondition of(String ifUnmodifiedSince, String ifNoneMatch, String ifModifiedSince, String etag,
       long modifiedSeconds) {
     if (unmodifiedSinceFails(ifUnmodifiedSince, modifiedSeconds)) {
       return FAILED;

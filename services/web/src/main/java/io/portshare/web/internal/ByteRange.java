@@ -1,13 +1,13 @@
-package io.portshare.statics;
+package io.portshare.web.internal;
 
 /**
  * The range a GET asks for (RFC 9110 14.1): one byte range of a {@code Range} header, when its
  * {@code If-Range} holds. A range is answered 206, {@link #UNSATISFIABLE} 416, null (no range, or
  * one to ignore) 200 with the whole file. Several ranges are answered with the whole file.
  */
-final class ByteRange {
+public final class ByteRange {
 
-  static final long[] UNSATISFIABLE = new long[0];
+  public static final long[] UNSATISFIABLE = new long[0];
 
   private ByteRange() {}
 
@@ -15,7 +15,7 @@ final class ByteRange {
    * The range a request with a {@code Range} header asks for, as {@link #parse} gives it, or null
    * (send the whole file) when its {@code If-Range} (null when absent) no longer holds.
    */
-  static long[] of(String range, String ifRange, long size, String etag, long modifiedSeconds) {
+  public static long[] of(String range, String ifRange, long size, String etag, long modifiedSeconds) {
     return ifRangeHolds(ifRange, etag, modifiedSeconds) ? parse(range, size) : null;
   }
 
@@ -35,7 +35,7 @@ final class ByteRange {
    * The first and last byte asked for, clipped to the file; {@link #UNSATISFIABLE} when no byte of
    * the file is asked for; null when the header is to be ignored (not bytes, malformed, several ranges).
    */
-  static long[] parse(String header, long size) {
+  public static long[] parse(String header, long size) {
     String h = header.trim();
     if (h.length() < 7 || !h.regionMatches(true, 0, "bytes=", 0, 6) || h.indexOf(',') >= 0) {
       return null;

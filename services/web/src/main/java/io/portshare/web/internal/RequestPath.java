@@ -1,4 +1,4 @@
-package io.portshare.statics;
+package io.portshare.web.internal;
 
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -11,23 +11,29 @@ import java.nio.charset.StandardCharsets;
  * Turns the raw path of a request into a path relative to the root, or refuses it. Decoding is done
  * exactly once and strictly: after it, a path that names a parent ({@code ..}), holds a backslash,
  * a control byte (NUL included) or malformed UTF-8 (overlong forms included) is a bad request;
- * one that names a hidden file or directory (a segment starting with a dot) is not found. What comes
+ * one that names a hidden file or directory (a segment starting with a dot) is not found, unless hidden
+ * names are served. What comes
  * out has no empty, {@code .} or {@code ..} segment and no leading slash, so resolving it against the
  * root cannot leave the root lexically; symlinks are checked after resolution (see {@link FileCache}).
  */
-record RequestPath(String relative, boolean directory, int refusal) {
+public record RequestPath(String relative, boolean directory, int refusal) {
 
-  static final int BAD_REQUEST = 400;
-  static final int NOT_FOUND = 404;
+  public static final int BAD_REQUEST = 400;
+  public static final int NOT_FOUND = 404;
 
   private static final RequestPath BAD = new RequestPath(null, false, BAD_REQUEST);
   private static final RequestPath HIDDEN = new RequestPath(null, false, NOT_FOUND);
 
-  boolean refused() {
+  public boolean refused() {
     return refusal != 0;
   }
 
-  static RequestPath of(String raw) {
+  public static RequestPath of(String raw) {
+    return of(raw, false);
+  }
+
+  /** As {@link #of(String)}; with {@code hidden} true, a segment starting with a dot is a name like any other. */
+  public static RequestPath of(String raw, boolean hidden) {
     if (raw == null || raw.isEmpty() || raw.charAt(0) != '/') {
       return BAD;
     }
@@ -75,7 +81,7 @@ record RequestPath(String relative, boolean directory, int refusal) {
       if (len == 2 && decoded.charAt(start) == '.' && decoded.charAt(start + 1) == '.') {
         return BAD;
       }
-      if (len > 1 && decoded.charAt(start) == '.') {
+      if (!hidden && len > 1 && decoded.charAt(start) == '.') {
         return HIDDEN;
       }
       if (len > 0 && !(len == 1 && decoded.charAt(start) == '.')) {
@@ -94,7 +100,7 @@ record RequestPath(String relative, boolean directory, int refusal) {
    * the absolute form's after its authority ({@code /} when it has none); anything else as it is,
    * which {@link #of} refuses.
    */
-  static String rawPath(String uri) {
+  public static String rawPath(String uri) {
     int start = 0;
     if (!uri.isEmpty() && uri.charAt(0) != '/') {
       int scheme = uri.indexOf("://");

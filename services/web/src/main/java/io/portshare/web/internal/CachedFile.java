@@ -1,4 +1,4 @@
-package io.portshare.statics;
+package io.portshare.web.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -10,33 +10,33 @@ import java.nio.file.Path;
  * What one file answers with, worked out once: its header fields pre-encoded, and, when small,
  * its bytes. The equivalent of an nginx open_file_cache entry plus the response head.
  */
-final class CachedFile implements FileCache.Found, Route {
+public final class CachedFile implements FileCache.Found, Route {
 
-  final Path path;
-  final String pathString;
-  final long size;
-  final long modifiedMillis;
-  final long modifiedSeconds;
-  final CharSequence contentType;
-  final String etag;
+  public final Path path;
+  public final String pathString;
+  public final long size;
+  public final long modifiedMillis;
+  public final long modifiedSeconds;
+  public final CharSequence contentType;
+  public final String etag;
   /** {@code content-type: ...} with its line end. */
-  final byte[] typeField;
+  public final byte[] typeField;
   /** {@code content-length: ...} of the whole file, with its line end. */
-  final byte[] lengthField;
+  public final byte[] lengthField;
   /** The whole file, for files up to --memory-max; null when it goes out by sendfile or copying. */
-  final ByteBuf body;
+  public final ByteBuf body;
   /** The pre-compressed {@code .gz} sibling, or null. */
-  final CachedFile gzip;
+  public final CachedFile gzip;
   /**
    * The fields every answer with this representation carries (validators, accept-ranges, and those
    * the server's settings add), encoded by {@link FileAnswers} on first use; null until then.
    */
-  byte[] fields;
+  public byte[] fields;
   /** The same for --engine vertx, as Vert.x header values ({@link VertxFileHead}); null until first used. */
-  VertxFileHead vertxHead;
-  long checkedAt;
+  public VertxFileHead vertxHead;
+  public long checkedAt;
 
-  CachedFile(Path path, long size, long modifiedMillis, CharSequence contentType, byte[] bytes, CachedFile gzip,
+  public CachedFile(Path path, long size, long modifiedMillis, CharSequence contentType, byte[] bytes, CachedFile gzip,
       long now) {
     this.path = path;
     this.pathString = path.toString();
@@ -54,7 +54,7 @@ final class CachedFile implements FileCache.Found, Route {
   }
 
   /** One header field line, {@code name: value} and CRLF, in the bytes it goes out as. */
-  static byte[] field(String name, String value) {
+  public static byte[] field(String name, String value) {
     return (name + ": " + value + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
   }
 
@@ -63,13 +63,13 @@ final class CachedFile implements FileCache.Found, Route {
    * every write. It is a JDK buffer, freed by the GC when its cache entry goes (Netty's own direct
    * buffers are freed only by release()), and unreleasable, since every answer writes a duplicate.
    */
-  static ByteBuf directBuffer(byte[] bytes) {
+  public static ByteBuf directBuffer(byte[] bytes) {
     ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length);
     direct.put(bytes).flip();
     return Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(direct));
   }
 
-  boolean sameAs(long size, long modifiedMillis) {
+  public boolean sameAs(long size, long modifiedMillis) {
     return this.size == size && this.modifiedMillis == modifiedMillis;
   }
 }

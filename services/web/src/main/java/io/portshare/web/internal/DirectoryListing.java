@@ -1,4 +1,4 @@
-package io.portshare.statics;
+package io.portshare.web.internal;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,17 +14,24 @@ import java.util.List;
  * the links. The directory is read on the event loop, as {@link FileCache} reads a file's
  * attributes: listings are opt-in and rare, and a directory of the page cache reads in microseconds.
  */
-final class DirectoryListing {
+public final class DirectoryListing {
 
   private final Path root;
+  private final boolean hidden;
 
-  DirectoryListing(Path root) {
+  public DirectoryListing(Path root) {
+    this(root, false);
+  }
+
+  /** With {@code hidden} true, names starting with a dot are listed too. */
+  public DirectoryListing(Path root, boolean hidden) {
     this.root = root;
+    this.hidden = hidden;
   }
 
   /** The page for a request path that {@link RequestRouter} routed to a listing, or null if it is gone. */
-  byte[] page(String rawPath) {
-    RequestPath path = RequestPath.of(rawPath);
+  public byte[] page(String rawPath) {
+    RequestPath path = RequestPath.of(rawPath, hidden);
     if (path.refused()) {
       return null;
     }
@@ -37,7 +44,7 @@ final class DirectoryListing {
       try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
         for (Path entry : entries) {
           String name = entry.getFileName().toString();
-          if (!name.startsWith(".")) {
+          if (hidden || !name.startsWith(".")) {
             names.add(Files.isDirectory(entry) ? name + "/" : name);
           }
         }
@@ -61,7 +68,7 @@ final class DirectoryListing {
   }
 
   /** Text as HTML shows it: the five characters with a meaning in markup written as references. */
-  static String escape(String s) {
+  public static String escape(String s) {
     StringBuilder out = new StringBuilder(s.length() + 16);
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
@@ -78,7 +85,7 @@ final class DirectoryListing {
   }
 
   /** A name as a relative link: its UTF-8 bytes, all but the unreserved ones (and a final slash) percent-encoded. */
-  static String encode(String name) {
+  public static String encode(String name) {
     StringBuilder out = new StringBuilder(name.length() + 16);
     byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
     for (int i = 0; i < bytes.length; i++) {

@@ -1,4 +1,4 @@
-package io.portshare.statics;
+package io.portshare.web.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

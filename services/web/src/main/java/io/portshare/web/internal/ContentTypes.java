@@ -1,4 +1,4 @@
-package io.portshare.statics;
+package io.portshare.web.internal;
 
 import io.netty.util.AsciiString;
 import java.util.HashMap;
@@ -6,9 +6,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /** Content-Type by file extension, pre-encoded once. */
-final class ContentTypes {
+public final class ContentTypes {
 
-  static final AsciiString DEFAULT = AsciiString.cached("application/octet-stream");
+  public static final AsciiString DEFAULT = AsciiString.cached("application/octet-stream");
   private static final Map<String, AsciiString> BY_EXTENSION = new HashMap<>();
 
   static {
@@ -50,7 +50,7 @@ final class ContentTypes {
     }
   }
 
-  static AsciiString of(String fileName) {
+  public static AsciiString of(String fileName) {
     int dot = fileName.lastIndexOf('.');
     if (dot < 0 || dot == fileName.length() - 1) {
       return DEFAULT;

@@ -1,4 +1,4 @@
-package io.portshare.statics;
+package io.portshare.web.internal;
 
 import io.netty.handler.codec.DateFormatter;
 import java.util.Date;
@@ -9,16 +9,16 @@ import java.util.Date;
  * accept (IMF-fixdate, RFC 850 {@code Tuesday, 01-Dec-26 04:05:06 GMT}, asctime
  * {@code Tue Dec  1 04:05:06 2026}).
  */
-final class HttpDates {
+public final class HttpDates {
 
   private HttpDates() {}
 
-  static String format(long epochMillis) {
+  public static String format(long epochMillis) {
     return DateFormatter.format(new Date(epochMillis));
   }
 
   /** Seconds since the epoch, or -1 when the value is not a date (then the header is ignored, per RFC 9110). */
-  static long parseSeconds(String value) {
+  public static long parseSeconds(String value) {
     Date d = DateFormatter.parseHttpDate(value.trim());
     return d == null ? -1 : d.getTime() / 1000;
   }

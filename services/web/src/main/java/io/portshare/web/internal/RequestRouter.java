@@ -1,4 +1,4 @@
-package io.portshare.statics;
+package io.portshare.web.internal;
 
 import io.netty.handler.codec.http.HttpMethod;
 
@@ -6,18 +6,18 @@ import io.netty.handler.codec.http.HttpMethod;
  * Decides what a request names, from its method and raw path. A cached file costs one map lookup;
  * the path is decoded and looked up on disk only on a miss (see {@link FileCache}).
  */
-final class RequestRouter {
+public final class RequestRouter {
 
   private final FileCache cache;
   private final boolean listing;
 
-  RequestRouter(FileCache cache, boolean listing) {
+  public RequestRouter(FileCache cache, boolean listing) {
     this.cache = cache;
     this.listing = listing;
   }
 
   /** {@code now} is the time in epoch millis, as the cache reckons freshness by it. */
-  Route route(HttpMethod method, String rawPath, long now) {
+  public Route route(HttpMethod method, String rawPath, long now) {
     if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
       return Route.NoFile.METHOD_NOT_ALLOWED;
     }
@@ -25,7 +25,7 @@ final class RequestRouter {
     if (file != null) {
       return file;
     }
-    RequestPath path = RequestPath.of(rawPath);
+    RequestPath path = RequestPath.of(rawPath, cache.config().hidden());
     if (path.refused()) {
       return path.refusal() == RequestPath.BAD_REQUEST ? Route.NoFile.BAD_REQUEST : Route.NoFile.NOT_FOUND;
     }

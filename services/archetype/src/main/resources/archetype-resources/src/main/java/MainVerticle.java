@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.ext.healthchecks.Status;
+import io.portshare.web.StaticFiles;
 import io.vertx.ext.web.Router;
 
 /**
@@ -17,7 +18,9 @@ import io.vertx.ext.web.Router;
  *   <li>{@code GET /hello}: the {@code greeting} option and the config's {@code audience}
  *       ("hello, world" by default);</li>
  *   <li>{@code GET /config}: this verticle's {@code config()}, the config file's {@code service:}
- *       section.</li>
+ *       section;</li>
+ *   <li>any other path: a file of the jar's {@code webroot} (/ is its index.html), by portshare-web's
+ *       {@link StaticFiles}, which passes what it does not have to the next route (a 404 here).</li>
  * </ul>
  * Its readiness check "downstream" (on the admin port's /health/ready) is OK while the TCP address
  * in {@code service.downstream} (host, port) accepts a connection, and always OK without one.
@@ -52,6 +55,7 @@ public final class MainVerticle extends ServiceVerticle {
         .putHeader("content-type", "text/plain; charset=utf-8")
         .end(hello));
     router.get("/config").handler(ctx -> ctx.json(config()));
+    router.route().handler(StaticFiles.classpath("webroot").build());
     return service.listen(vertx.createHttpServer(service.httpServerOptions()).requestHandler(router));
   }
 }

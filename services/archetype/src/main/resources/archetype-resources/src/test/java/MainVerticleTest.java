@@ -47,6 +47,28 @@ class MainVerticleTest {
         })));
   }
 
+  /** The webroot's index page, by StaticFiles, with its validators; a path it has not goes on to a 404. */
+  @Test
+  void theRootIsTheWebrootsIndexPage(Vertx vertx, VertxTestContext test) {
+    RunningService service = services.start(new MainService(), "--port", "0", "--admin-port", "0",
+        "--host", "127.0.0.1", "--instances", "1");
+    WebClient client = WebClient.create(vertx);
+    client.get(service.port(), "127.0.0.1", "/").send()
+        .compose(index -> {
+          test.verify(() -> {
+            assertThat(index.statusCode()).isEqualTo(200);
+            assertThat(index.getHeader("content-type")).startsWith("text/html");
+            assertThat(index.getHeader("etag")).isNotBlank();
+            assertThat(index.bodyAsString()).contains("<title>${artifactId}</title>");
+          });
+          return client.get(service.port(), "127.0.0.1", "/no-such-file.txt").send();
+        })
+        .onComplete(test.succeeding(missing -> test.verify(() -> {
+          assertThat(missing.statusCode()).isEqualTo(404);
+          test.completeNow();
+        })));
+  }
+
   /** A downstream that refuses connections makes the service not ready (503). */
   @Test
   void aDownstreamThatIsDownMakesItNotReady(Vertx vertx, VertxTestContext test) throws Exception {

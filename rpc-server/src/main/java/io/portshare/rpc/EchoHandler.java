@@ -11,6 +11,7 @@ import io.portshare.runtime.LingeringClose;
 import io.portshare.runtime.Outbound;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The echo of one connection, the last handler of its pipeline: frames are answered
@@ -29,6 +30,8 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
 
   private final FrameDecoder decoder;
   private final RpcMetrics metrics;
+  /** The clock frames are timed on. */
+  private final LongSupplier clock;
   private ChannelHandlerContext ctx;
   /** The buffer being decoded, and the run of whole frames in it not yet written. */
   private ByteBuf current;
@@ -51,8 +54,14 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
   private int reads;
 
   EchoHandler(int maxPayload, RpcMetrics metrics) {
+    this(maxPayload, metrics, System::nanoTime);
+  }
+
+  /** As the other, timing frames on {@code clock} ({@link System#nanoTime}'s kind): a test's. */
+  EchoHandler(int maxPayload, RpcMetrics metrics, LongSupplier clock) {
     this.decoder = new FrameDecoder(maxPayload);
     this.metrics = metrics;
+    this.clock = clock;
   }
 
   @Override
@@ -71,7 +80,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
       if (closing) {
         return;
       }
-      long now = System.nanoTime();
+      long now = clock.getAsLong();
       long framesBefore = metrics.transactions();
       int n = in.readableBytes();
       bytesReceived += n;
@@ -140,7 +149,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
   public void channelReadComplete(ChannelHandlerContext ctx) {
     ctx.flush();
     if (reads > 0) {
-      long now = System.nanoTime();
+      long now = clock.getAsLong();
       for (int i = 0; i < reads; i++) {
         metrics.recordFrames(now - readAt[i], framesRead[i]);
       }

@@ -1,8 +1,17 @@
 package io.portshare.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
 import io.portshare.kit.AdminPort;
 import io.portshare.kit.PrometheusText;
 import io.portshare.kit.RpcWire;
@@ -15,6 +24,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -71,5 +82,57 @@ class FrameLatencyTest {
     assertThat(h.buckets()[h.buckets().length - 1]).isEqualTo(expected);
     assertThat(h.sum()).as("seconds, not nanoseconds").isPositive().isLessThan(expected * 5.0);
     assertThat(admin.metrics().value("portshare_rpc_transactions_total", "loop", "0")).contains((double) expected);
+  }
+
+  /**
+   * One frame timed on a clock the test moves, to a known 5 ms: Prometheus must show 0.005 s, in
+   * the bucket up to 0.005 and not in the one up to 0.0025. A sum in milliseconds, or an interval
+   * that ends before the echo is flushed, fails here, as the test above cannot tell.
+   */
+  @Test
+  void aFrameOnAKnownClockIsTimedInSecondsToTheFlushOfItsEcho() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    RpcMetrics metrics = new RpcMetrics(registry, "0");
+    byte[] frame = RpcWire.frame(64, 1);
+    assertThat(echoTakingFiveMillis(metrics, frame)).as("the echo").isEqualTo(frame);
+
+    PrometheusText.Histogram h = PrometheusText.parse(registry.scrape())
+        .histogram("portshare_rpc_frame_seconds", "service", "rpc", "loop", "0");
+    assertThat(h.count()).isEqualTo(1);
+    assertThat(h.sum()).as("seconds").isCloseTo(0.005, within(1e-9));
+    int upTo5ms = Arrays.binarySearch(h.bounds(), 0.005);
+    assertThat(upTo5ms).as("the bound 0.005").isPositive();
+    assertThat(h.buckets()[upTo5ms - 1]).as("frames up to 2.5 ms").isZero();
+    assertThat(h.buckets()[upTo5ms]).as("frames up to 5 ms").isEqualTo(1);
+  }
+
+  /**
+   * The own engine's echo of {@code frame} on a clock that moves 2 ms between the read that
+   * completes the frame and the end of that read's turn, and 3 ms in the flush that writes its echo.
+   * Returns the bytes written back. {@link FrameLatencyOnVertxTest} times the Vert.x engine's.
+   */
+  byte[] echoTakingFiveMillis(RpcMetrics metrics, byte[] frame) {
+    AtomicLong nanos = new AtomicLong(1_000_000_000L);
+    EmbeddedChannel channel = new EmbeddedChannel();
+    channel.pipeline().addLast(new ChannelOutboundHandlerAdapter() {
+      @Override
+      public void flush(ChannelHandlerContext ctx) {
+        nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(3));
+        ctx.flush();
+      }
+    });
+    channel.pipeline().addLast(new EchoHandler(1024, metrics, nanos::get));
+    channel.pipeline().fireChannelRead(Unpooled.wrappedBuffer(frame));
+    nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(2));
+    channel.pipeline().fireChannelReadComplete();
+    ByteBuf all = Unpooled.buffer();
+    for (ByteBuf b; (b = channel.readOutbound()) != null; ) {
+      all.writeBytes(b);
+      b.release();
+    }
+    byte[] echo = ByteBufUtil.getBytes(all);
+    all.release();
+    channel.finishAndReleaseAll();
+    return echo;
   }
 }

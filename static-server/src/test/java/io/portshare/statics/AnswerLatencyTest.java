@@ -10,9 +10,15 @@ import io.portshare.runtime.LatencyHistogram;
 import io.portshare.runtime.Runtimes;
 import io.portshare.runtime.impl.ServiceRuntime;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,6 +32,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class AnswerLatencyTest {
 
   static final String HISTOGRAM = "portshare_static_answer_seconds";
+  /** How long the reader of a large answer holds it back. */
+  private static final long HELD_MILLIS = 600;
+  private static final int LARGE = 16 << 20;
 
   @TempDir
   Path root;
@@ -70,5 +79,50 @@ class AnswerLatencyTest {
     assertThat(h.bounds()).hasSize(LatencyHistogram.BOUNDS_SECONDS.length + 1);
     assertThat(h.buckets()[h.buckets().length - 1]).isEqualTo(expected);
     assertThat(h.sum()).as("seconds, not nanoseconds").isPositive().isLessThan(expected * 5.0);
+  }
+
+  /**
+   * An answer whose reader holds it back a known time: the client reads the first bytes of the
+   * answer (the server has the request head, and its timer runs), then reads nothing for
+   * {@link #HELD_MILLIS}. 16 MiB is far beyond what the socket buffers hold (the client's receive
+   * buffer is set small), so the answer's last byte is written only after the client reads again:
+   * the answer took at least {@link #HELD_MILLIS}, and Prometheus must show it in seconds, above the
+   * bucket up to 0.5. An interval that ends when the answer is handed to the socket rather than at
+   * its last byte written, or a sum in milliseconds, fails here; a loaded machine only makes the
+   * answer longer, which the bounds allow.
+   */
+  @ParameterizedTest(name = "flags [{0}]")
+  @ValueSource(strings = {"", "--no-sendfile", "--transport=io_uring", "--engine=vertx"})
+  void anAnswerHeldBackByItsReaderIsTimedToItsLastByteInSeconds(String flag) throws Exception {
+    Files.write(root.resolve("large.bin"), new byte[LARGE]);
+    ServiceRuntime rt = runtimes.start(new StaticService(), flag.isEmpty()
+        ? TestServers.flags(root, "--warmup", "0", "--memory-max", "1KiB")
+        : TestServers.flags(root, "--warmup", "0", "--memory-max", "1KiB", flag));
+    long read;
+    try (Socket s = new Socket()) {
+      s.setReceiveBufferSize(64 * 1024);
+      s.setSoTimeout(30_000);
+      s.connect(new InetSocketAddress("127.0.0.1", rt.port()), 10_000);
+      s.getOutputStream().write("GET /large.bin HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+          .getBytes(StandardCharsets.US_ASCII));
+      InputStream in = s.getInputStream();
+      assertThat(in.read()).as("the answer's first byte").isEqualTo('H');
+      Thread.sleep(HELD_MILLIS);
+      read = 1 + in.transferTo(OutputStream.nullOutputStream());
+    }
+    assertThat(read).as("bytes of the answer").isGreaterThan(LARGE);
+    AdminPort admin = new AdminPort(rt.adminPort());
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> admin.metrics().value(HISTOGRAM + "_count", "loop", "0")
+        .orElse(0.0) == 1);
+    PrometheusText.Histogram h = admin.metrics().histogram(HISTOGRAM, "service", "static", "loop", "0");
+    double held = HELD_MILLIS / 1000.0;
+    // Its reader held it back this long at least; in milliseconds the sum would be a thousand times it.
+    assertThat(h.sum()).as("seconds, from the request head to the last byte written")
+        .isGreaterThanOrEqualTo(held).isLessThan(held * 100);
+    int upToHalf = Arrays.binarySearch(h.bounds(), 0.5);
+    assertThat(upToHalf).as("the bound 0.5").isPositive();
+    assertThat(h.buckets()[upToHalf]).as("answers up to 0.5 s").isZero();
+    assertThat(h.buckets()[h.buckets().length - 1]).isEqualTo(1);
   }
 }

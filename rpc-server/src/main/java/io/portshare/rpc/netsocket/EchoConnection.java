@@ -7,6 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetSocket;
+import java.util.function.LongSupplier;
 
 /**
  * The echo of one {@code NetSocket}: the ranges {@link FrameParser} finds whole are written back
@@ -28,6 +29,7 @@ final class EchoConnection implements FrameParser.Answers {
   private final FrameParser parser;
   private final RpcMetrics metrics;
   private final long idleNanos;
+  private final LongSupplier clock;
   private final long lifetimeMillis;
   private boolean paused;
   private boolean draining;
@@ -47,6 +49,13 @@ final class EchoConnection implements FrameParser.Answers {
 
   EchoConnection(Vertx vertx, NetSocket socket, int maxPayload, RpcMetrics metrics, long idleMillis,
       long lifetimeMillis) {
+    this(vertx, socket, maxPayload, metrics, idleMillis, lifetimeMillis, System::nanoTime);
+  }
+
+  /** As the other, reading {@code clock} ({@link System#nanoTime}'s kind) where it reads the time: a test's. */
+  EchoConnection(Vertx vertx, NetSocket socket, int maxPayload, RpcMetrics metrics, long idleMillis,
+      long lifetimeMillis, LongSupplier clock) {
+    this.clock = clock;
     this.vertx = vertx;
     this.socket = socket;
     this.parser = new FrameParser(maxPayload);
@@ -57,7 +66,7 @@ final class EchoConnection implements FrameParser.Answers {
 
   void start() {
     if (idleNanos > 0) {
-      lastReadNanos = System.nanoTime();
+      lastReadNanos = clock.getAsLong();
     }
     socket.handler(this::read);
     socket.drainHandler(v -> resumeReading());
@@ -79,7 +88,7 @@ final class EchoConnection implements FrameParser.Answers {
     bytesReceived += n;
     // One clock read per read, not per frame: for the frame latency, and for closed() to tell an idle
     // close (Vert.x's idle handler does the closing) from another.
-    long readAt = System.nanoTime();
+    long readAt = clock.getAsLong();
     lastReadNanos = readAt;
     if (closing) {
       return;
@@ -91,7 +100,7 @@ final class EchoConnection implements FrameParser.Answers {
     if (frames > 0) {
       // From the read to the echoes handed to the socket, which Vert.x flushes as this read's handling
       // ends: the own engine's "read to flush", on Vert.x's API.
-      metrics.recordFrames(System.nanoTime() - readAt, frames);
+      metrics.recordFrames(clock.getAsLong() - readAt, frames);
     }
     if (!ok) {
       reject();
@@ -180,7 +189,7 @@ final class EchoConnection implements FrameParser.Answers {
   }
 
   private void closed() {
-    if (!closedHere && idleNanos > 0 && System.nanoTime() - lastReadNanos >= idleNanos) {
+    if (!closedHere && idleNanos > 0 && clock.getAsLong() - lastReadNanos >= idleNanos) {
       metrics.countIdleClosed();
     }
     closing = true;

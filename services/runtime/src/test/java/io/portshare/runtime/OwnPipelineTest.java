@@ -10,10 +10,13 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.LineBasedFrameDecoder;
+import io.portshare.kit.Ci;
 import io.portshare.kit.LogCapture;
 import io.portshare.kit.PrometheusText;
 import io.portshare.runtime.impl.ServiceRuntime;
+import io.portshare.runtime.net.CpuAffinity;
 import io.vertx.core.Future;
+import io.vertx.core.transport.Transport;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -27,6 +30,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -53,6 +58,10 @@ class OwnPipelineTest {
   @ParameterizedTest(name = "--mode {0}")
   @ValueSource(strings = {"shared", "reuseport", "pinned"})
   void everyInstanceServesItsOwnPipelineAndTheRuntimeCountsIt(String mode) throws Exception {
+    if (mode.equals("pinned")) {
+      Ci.require(Transport.EPOLL.available() && CpuAffinity.load().allowedCpus().length >= 2,
+          "pinned needs epoll and 2 CPUs");
+    }
     LineService service = new LineService();
     ServiceRuntime runtime = runtimes.start(service, "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
         "--instances", "2", "--mode", mode);
@@ -60,20 +69,36 @@ class OwnPipelineTest {
     Set<String> instances = new HashSet<>();
     List<Socket> clients = new ArrayList<>();
     try {
-      // Each instance gets connections in both modes (the kernel or Vert.x spreads them); 40 is plenty.
-      for (int i = 0; i < 40 && (instances.size() < 2 || clients.size() < 4); i++) {
-        Socket s = connect(runtime);
-        clients.add(s);
-        String answer = ask(s, "who");
-        assertThat(answer).as("set up on the instance's own event loop, with no Vert.x handler")
-            .matches("instance [01] on its loop, handlers \\[line, answer, DefaultChannelPipeline\\$TailContext#0\\]");
-        instances.add(answer.substring(0, 10));
-      }
-      // Pinned steers each connection to the listener of the CPU that received it: a client on one
-      // CPU may reach one instance only. Still pinned here means its steering found these listeners.
       if (mode.equals("pinned")) {
-        assertThat(instances).as("instances that answered").isNotEmpty();
+        // Pinned steers each connection to the listener of the CPU that received it; on loopback the
+        // kernel receives a client's SYN on the CPU that sent it, so every connection made from CPU k
+        // must reach instance k, whose loop is pinned to CPU k.
+        int[] cpus = CpuAffinity.load().allowedCpus();
+        PrometheusText metrics = PrometheusText.parse(runtime.registry().scrape());
+        for (int k = 0; k < 2; k++) {
+          assertThat(metrics.value("portshare_event_loop_cpu", "service", "line", "loop", Integer.toString(k)))
+              .as("the CPU of loop %d", k).contains((double) cpus[k]);
+          List<String> answers = new ArrayList<>();
+          onCpu(cpus[k], () -> {
+            for (int i = 0; i < 4; i++) {
+              Socket s = connect(runtime);
+              clients.add(s);
+              answers.add(ask(s, "who"));
+            }
+          });
+          assertThat(answers).as("connections made from CPU %d", cpus[k]).hasSize(4).allMatch(
+              ("instance " + k + " on its loop, handlers [line, answer, DefaultChannelPipeline$TailContext#0]")::equals);
+        }
       } else {
+        // Each instance gets connections in both modes (the kernel or Vert.x spreads them); 40 is plenty.
+        for (int i = 0; i < 40 && (instances.size() < 2 || clients.size() < 4); i++) {
+          Socket s = connect(runtime);
+          clients.add(s);
+          String answer = ask(s, "who");
+          assertThat(answer).as("set up on the instance's own event loop, with no Vert.x handler")
+              .matches("instance [01] on its loop, handlers \\[line, answer, DefaultChannelPipeline\\$TailContext#0\\]");
+          instances.add(answer.substring(0, 10));
+        }
         assertThat(instances).as("instances that answered").hasSize(2);
       }
       await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(open(runtime)).isEqualTo(clients.size()));
@@ -343,6 +368,24 @@ class OwnPipelineTest {
         ctx.writeAndFlush(Unpooled.copiedBuffer(s + "\n", StandardCharsets.US_ASCII));
       }
     }
+  }
+
+  /** Runs {@code work} on a thread of its own bound to {@code cpu}. */
+  private static void onCpu(int cpu, ThrowingRunnable work) throws Exception {
+    ExecutorService client = Executors.newSingleThreadExecutor();
+    try {
+      client.submit(() -> {
+        CpuAffinity.load().pinCurrentThread(cpu);
+        work.run();
+        return null;
+      }).get(HANG_SECONDS, TimeUnit.SECONDS);
+    } finally {
+      client.shutdownNow();
+    }
+  }
+
+  private interface ThrowingRunnable {
+    void run() throws Exception;
   }
 
   private static Socket connect(ServiceRuntime runtime) throws IOException {

@@ -28,6 +28,8 @@ class DescriptorLimitTest {
 
   private static final int LIMIT = 200;
   private static final int CLIENTS = 300;
+  /** Accepted connections closed once the limit is reached, to free descriptors for waiting ones. */
+  private static final int FREED = 20;
 
   private static ServiceProcess startWithLimit(int limit, String instances) throws Exception {
     Ci.require(Files.isExecutable(Path.of("/usr/bin/prlimit")), "needs prlimit(1) (util-linux)");
@@ -71,6 +73,35 @@ class DescriptorLimitTest {
             .isBetween(LIMIT - before - 3, LIMIT - before);
         assertThat(servedAccepted).as("accepted connections served").isEqualTo(acceptedPorts.size());
         assertThat(servedWaiting).as("waiting connections served while at the limit").isZero();
+
+        // Descriptors free up: FREED of the accepted connections go. The server closes its ends and,
+        // its pause after the last failed accept over, accepts waiting ones again, up to the limit.
+        List<RpcWire> waiting = new ArrayList<>();
+        int freed = 0;
+        for (RpcWire w : held) {
+          if (!acceptedPorts.contains((long) w.socket().getLocalPort())) {
+            waiting.add(w);
+          } else if (freed < FREED) {
+            w.close();
+            freed++;
+          }
+        }
+        Set<Long> waitingPorts =
+            waiting.stream().map(w -> (long) w.socket().getLocalPort()).collect(Collectors.toSet());
+        await().atMost(Duration.ofSeconds(30)).until(() -> acceptedOf(s, waitingPorts).size() >= FREED - 3);
+        Set<Long> acceptedLater = acceptedOf(s, waitingPorts);
+        int servedLater = 0;
+        for (RpcWire w : waiting) {
+          if (acceptedLater.contains((long) w.socket().getLocalPort())) {
+            // Its frame was sent while it waited: the answer comes now.
+            w.socket().setSoTimeout(10_000);
+            w.expect(frame);
+            servedLater++;
+          }
+        }
+        assertThat(servedLater)
+            .as("waiting connections accepted and served once %d descriptors were freed", FREED)
+            .isGreaterThanOrEqualTo(FREED - 3);
       } finally {
         held.forEach(RpcWire::close);
       }
@@ -92,6 +123,14 @@ class DescriptorLimitTest {
           .containsPattern("(?m)^portshare: cannot start rpc: out of file descriptors \\(open files limit 40\\); "
               + "raise the limit \\(ulimit -n\\) or lower --instances$");
     }
+  }
+
+  /** Those of {@code clientPorts} whose connection the server has accepted now. */
+  private static Set<Long> acceptedOf(ServiceProcess s, Set<Long> clientPorts)
+      throws IOException, InterruptedException {
+    return ProcessKill.serverPidByClientPort(s.port()).entrySet().stream()
+        .filter(e -> e.getValue() == s.pid() && clientPorts.contains(e.getKey())).map(Map.Entry::getKey)
+        .collect(Collectors.toSet());
   }
 
   private static long openDescriptors(long pid) throws IOException {

@@ -23,19 +23,27 @@ public final class AcceptErrorHandler extends ChannelInboundHandlerAdapter {
 
   private final String service;
   private final LongSupplier openConnections;
-  private final AtomicLong lastLog = new AtomicLong(System.nanoTime() - LOG_EVERY_NANOS);
+  private final LongSupplier nanoClock;
+  private final AtomicLong lastLog;
   private final AtomicLong failures = new AtomicLong();
 
   public AcceptErrorHandler(String service, LongSupplier openConnections) {
+    this(service, openConnections, System::nanoTime);
+  }
+
+  /** As the public one, on {@code nanoClock} ({@link System#nanoTime}'s kind) for the ten seconds between lines. */
+  AcceptErrorHandler(String service, LongSupplier openConnections, LongSupplier nanoClock) {
     this.service = service;
     this.openConnections = openConnections;
+    this.nanoClock = nanoClock;
+    this.lastLog = new AtomicLong(nanoClock.getAsLong() - LOG_EVERY_NANOS);
     FileLimit.read(); // now, while a descriptor is still free to read it with
   }
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     long n = failures.incrementAndGet();
-    long now = System.nanoTime();
+    long now = nanoClock.getAsLong();
     long last = lastLog.get();
     if (now - last >= LOG_EVERY_NANOS && lastLog.compareAndSet(last, now)) {
       failures.set(0);

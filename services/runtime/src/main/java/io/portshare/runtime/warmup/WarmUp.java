@@ -8,10 +8,9 @@ import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetSocket;
 import io.vertx.core.net.SocketAddress;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,26 +29,15 @@ import org.slf4j.LoggerFactory;
  * <p>The client connections run on the service's own event loops: in {@code pinned} mode each
  * loop's CPU steers its connections to its own listener, in {@code reuseport} the kernel's hash
  * spreads them over all listeners, in {@code shared} Vert.x's acceptor does. Either way the
- * warm-up only ends once every instance has accepted {@link #MIN_PER_INSTANCE} connections.
+ * warm-up only ends once every instance has accepted {@link Settling#MIN_PER_INSTANCE} connections;
+ * {@link Settling} says when the warm-up has settled.
  */
 public final class WarmUp {
 
   private static final Logger LOG = LoggerFactory.getLogger(WarmUp.class);
   private static final long TICK_MILLIS = 250;
-  /** Settled: this many ticks in a row whose exchange rates lie within {@link #SETTLED_SPREAD}. */
-  private static final int SETTLED_TICKS = 4;
-  private static final double SETTLED_SPREAD = 0.9;
-  /**
-   * An instance is warm once it has served this many connections. Below it a plateau of the rate
-   * may only be the first compiled tier, with the optimised one still to come: static-server on 2
-   * instances still failed 1,557 of a 10,000-connection storm after 10,000 connections of warm-up
-   * and failed none after about 25,000.
-   */
-  static final long MIN_PER_INSTANCE = 12_500;
   /** Exchanges in flight per event loop: enough to keep a loop busy while its peer works. */
   private static final int IN_FLIGHT_PER_LOOP = 8;
-  /** A service that fails this many exchanges, more than it answers, does not speak the exchange. */
-  private static final long GIVE_UP_FAILURES = 200;
 
   /**
    * What a warm-up did. {@code ended}: "settled", "bound" (the --warmup limit), "failing", or
@@ -96,31 +84,18 @@ public final class WarmUp {
         vertx.runOnContext(v -> next(vertx, client));
       }
     }
-    Deque<Double> rates = new ArrayDeque<>();
-    long before = 0;
+    Settling settling = new Settling(TICK_MILLIS);
     String ended;
     while (true) {
       if (stopRequest.await(TICK_MILLIS)) {
         ended = "stopped";
         break;
       }
-      long total = answered.sum();
-      rates.addLast((total - before) * 1000.0 / TICK_MILLIS);
-      before = total;
-      if (rates.size() > SETTLED_TICKS) {
-        rates.removeFirst();
-      }
-      LOG.debug("warm-up: {} exchanges/s, least per instance {}", rates.peekLast(), leastPerInstance.getAsLong());
-      if (failed.sum() >= GIVE_UP_FAILURES && failed.sum() > total) {
-        ended = "failing";
-        break;
-      }
-      if (settled(rates) && leastPerInstance.getAsLong() >= MIN_PER_INSTANCE) {
-        ended = "settled";
-        break;
-      }
-      if (System.nanoTime() >= deadline) {
-        ended = "bound";
+      long least = leastPerInstance.getAsLong();
+      Optional<String> end = settling.tick(answered.sum(), failed.sum(), least, System.nanoTime() >= deadline);
+      LOG.debug("warm-up: {} exchanges/s, least per instance {}", settling.lastRate(), least);
+      if (end.isPresent()) {
+        ended = end.get();
         break;
       }
     }
@@ -135,15 +110,6 @@ public final class WarmUp {
     clients.forEach(NetClient::close);
     return new Result(Duration.ofNanos(System.nanoTime() - start), answered.sum(), failed.sum(),
         leastPerInstance.getAsLong(), ended);
-  }
-
-  private static boolean settled(Deque<Double> rates) {
-    if (rates.size() < SETTLED_TICKS) {
-      return false;
-    }
-    double min = rates.stream().mapToDouble(Double::doubleValue).min().orElse(0);
-    double max = rates.stream().mapToDouble(Double::doubleValue).max().orElse(0);
-    return max > 0 && min >= SETTLED_SPREAD * max;
   }
 
   /** One exchange on a new connection, then the next, on this event loop, until stopping. */

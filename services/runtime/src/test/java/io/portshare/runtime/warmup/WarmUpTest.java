@@ -46,6 +46,7 @@ class WarmUpTest {
           "pinned needs epoll and 2 CPUs");
     }
     // Short enough to end at the bound on a busy machine: what matters is where the traffic went.
+    // When it settles instead, and when not, is SettlingTest's.
     ServiceRuntime runtime = start(mode, "2s");
     // The mode asked for is the mode that runs: a pinned run that fell back to reuseport is not one.
     assertThat(runtime.mode().label()).isEqualTo(mode);

@@ -450,22 +450,7 @@ class ArchetypeProjectTest {
     List<String> command = new ArrayList<>(List.of(Jars.ROOT.resolve("mvnw").toString(), "-B", "-o",
         "-Dmaven.repo.local=" + localRepository, "-Dmaven.repo.local.tail=" + tail));
     command.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
-    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-    pb.environment().keySet().removeIf(k -> k.startsWith("PORTSHARE_"));
-    Path log = Files.createTempFile(work, "mvn", ".log");
-    pb.redirectOutput(log.toFile());
-    Process p = pb.start();
-    boolean done = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    if (!done) {
-      p.descendants().forEach(ProcessHandle::destroyForcibly);
-      p.destroyForcibly();
-      p.waitFor(10, TimeUnit.SECONDS);
-    }
-    String out = Files.readString(log);
-    assertThat(done).as("%s finished within %s:%n%s", String.join(" ", command), timeout, out).isTrue();
-    assertThat(p.exitValue()).as("%s:%n%s", String.join(" ", command), out).isZero();
-    return out;
+    return CommandRun.inDir(dir, timeout, command);
   }
 
   /**

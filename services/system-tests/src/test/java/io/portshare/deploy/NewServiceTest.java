@@ -214,22 +214,6 @@ class NewServiceTest {
 
   /** Runs a command in {@code dir} on this JVM's JDK; fails with its output unless it exits 0 in time. */
   private static String run(Path dir, Duration timeout, String... command) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
-    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-    pb.environment().keySet().removeIf(k -> k.startsWith("PORTSHARE_"));
-    Path log = Files.createTempFile(dir, "run", ".log");
-    pb.redirectOutput(log.toFile());
-    Process p = pb.start();
-    boolean done = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    if (!done) {
-      p.descendants().forEach(ProcessHandle::destroyForcibly);
-      p.destroyForcibly();
-      p.waitFor(10, TimeUnit.SECONDS);
-    }
-    String out = Files.readString(log);
-    Files.delete(log);
-    assertThat(done).as("%s finished within %s:%n%s", String.join(" ", command), timeout, out).isTrue();
-    assertThat(p.exitValue()).as("%s:%n%s", String.join(" ", command), out).isZero();
-    return out;
+    return CommandRun.inDir(dir, timeout, List.of(command));
   }
 }

@@ -27,8 +27,8 @@
 #                                                # (io.portshare.kit.Figures; --check only says which page differs)
 #   deploy/bench.sh ledger                       # what one connection costs each server at the floor, one worker
 #                                                # each side: C echo, plain Netty, rpc-server, stock Vert.x; nginx,
-#                                                # plain Netty, static-server, stock Vert.x (portshare-bench ledger;
-#                                                # ~25 min with the defaults)
+#                                                # plain Netty, static-server, the Router verticle, stock Vert.x
+#                                                # (portshare-bench ledger; ~35 min with the defaults)
 #   deploy/bench.sh latency                      # open-loop latency from the due time at 50/80/90/95% of the
 #                                                # floor's closed-loop maximum and past it: nginx, static-server,
 #                                                # C echo, rpc-server, one worker each side (portshare-bench latency;

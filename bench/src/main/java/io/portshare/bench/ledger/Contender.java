@@ -7,15 +7,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * A server of the ledger as started: its row name, what it speaks, whether it is a JVM (whose
- * allocations and GC the JDK's tools beside its {@code java} launcher read), its port and its processes.
+ * allocations and GC the JDK's tools beside its {@code java} launcher read), its port, its processes
+ * and which columns it can answer (a file server has no dynamic route).
  */
-public record Contender(String name, Kind kind, boolean jvm, String java, int port, ServerProcesses processes)
-    implements AutoCloseable {
+public record Contender(String name, Kind kind, boolean jvm, String java, int port, ServerProcesses processes,
+    Predicate<Workload> serving) implements AutoCloseable {
 
   public enum Kind { RPC, HTTP }
+
+  /** Whether this server can answer the column at all; a column it cannot is left out of its row, not measured. */
+  boolean serves(Workload w) {
+    return serving.test(w);
+  }
 
   /** User and system CPU of the server's processes and their children (nginx's worker) so far. */
   public CpuTime cpu() {

@@ -26,10 +26,19 @@ public final class Contenders {
   static final List<String> RPC = List.of("c-echo", "netty-echo", "rpc-server", "rpc-server-vertx", "vertx-echo");
   /**
    * {@code router-portshare} and {@code router-stock} run the same vertx-web routes ({@link RouterRoutes}), on the
-   * portshare runtime and on Vert.x's own launcher: what the runtime gives a verticle written on Vert.x's API.
+   * portshare runtime and on Vert.x's own launcher: what the runtime gives a verticle written on Vert.x's API. Their
+   * static route is portshare-web's StaticFiles; the {@code -statichandler} rows are the same with vertx-web's
+   * StaticHandler there: what the handler gives, beside what the runtime gives.
    */
   static final List<String> HTTP = List.of("nginx", "netty-http", "static-server", "static-server-vertx",
-      "router-portshare", "router-stock", "vertx-http");
+      "router-portshare", "router-stock", "router-portshare-statichandler", "router-stock-statichandler", "vertx-http");
+  /**
+   * The rows that have the dynamic route ({@code GET /hello}, {@link Workload#dynamic()}): the Router rows, and nginx
+   * answering the same bytes from {@code return 200} as the floor. The file servers have no such route: their cell is
+   * left out, not measured (it would be a 404's cost).
+   */
+  static final List<String> DYNAMIC = List.of("nginx", "router-portshare", "router-stock",
+      "router-portshare-statichandler", "router-stock-statichandler");
   /** The row every other row of its kind is compared with. */
   static final String RPC_FLOOR = "c-echo";
   static final String HTTP_FLOOR = "nginx";
@@ -43,6 +52,11 @@ public final class Contenders {
 
     Contender.Kind kind() {
       return RPC.contains(base) ? Contender.Kind.RPC : Contender.Kind.HTTP;
+    }
+
+    /** Whether this row can answer a column: every row of its kind serves the files, the dynamic route only some. */
+    boolean serves(Workload w) {
+      return w.kind() == kind() && (!w.dynamic() || DYNAMIC.contains(base));
     }
 
     boolean jvm() {
@@ -100,6 +114,8 @@ public final class Contenders {
     this.logs = logs;
   }
 
+  private static final String STATIC_HANDLER = "-" + RouterRoutes.FileHandler.STATIC_HANDLER.label();
+
   /** The command line a row starts with (nginx's is run from a rendered configuration). */
   List<String> command(Spec s, int port) throws IOException {
     String p = Integer.toString(port);
@@ -138,18 +154,24 @@ public final class Contenders {
         }
         cmd.addAll(s.args());
       }
-      case "router-portshare" -> {
+      case "router-portshare", "router-portshare-statichandler" -> {
         cmd.addAll(List.of("-cp", s.jar() != null ? s.jar() : sources.classpath(), Launcher.class.getName(),
             "--service", "router", "--host", "0.0.0.0", "--port", p, "--admin-port", Integer.toString(port + 1),
             "--instances", "1", "--mode", "reuseport", "--root", site.toString()));
+        if (s.base().endsWith(STATIC_HANDLER)) {
+          cmd.addAll(List.of("--files", RouterRoutes.FileHandler.STATIC_HANDLER.label()));
+        }
         cmd.addAll(s.args());
       }
-      case "router-stock" -> {
+      case "router-stock", "router-stock-statichandler" -> {
         // Vert.x's own launcher, one event loop as every row has; no portshare class on its path but the routes.
+        JsonObject conf = new JsonObject().put("port", port).put("root", site.toString());
+        if (s.base().endsWith(STATIC_HANDLER)) {
+          conf.put("files", RouterRoutes.FileHandler.STATIC_HANDLER.label());
+        }
         cmd.addAll(List.of("-cp", s.jar() != null ? s.jar() : sources.classpath(), VertxApplication.class.getName(),
             StockRouterVerticle.class.getName(), "-instances", "1",
-            "-options", "{\"eventLoopPoolSize\":1,\"preferNativeTransport\":true}",
-            "-conf", new JsonObject().put("port", port).put("root", site.toString()).encode()));
+            "-options", "{\"eventLoopPoolSize\":1,\"preferNativeTransport\":true}", "-conf", conf.encode()));
         cmd.addAll(s.args());
       }
       default -> {
@@ -215,12 +237,12 @@ public final class Contenders {
     ServerProcesses p = runtimeRow(s.base())
         ? ServerProcesses.start(List.of(cmd), port + 1, logs, s.name())
         : ServerProcesses.startPlain(cmd, "127.0.0.1", port, logs, s.name());
-    return new Contender(s.name(), s.kind(), s.jvm(), java(s, sources.java()), port, p);
+    return new Contender(s.name(), s.kind(), s.jvm(), java(s, sources.java()), port, p, s::serves);
   }
 
   /** Whether a row runs on the portshare runtime: it has an admin port that says when it is ready. */
   static boolean runtimeRow(String base) {
-    return base.startsWith("rpc-server") || base.startsWith("static-server") || base.equals("router-portshare");
+    return base.startsWith("rpc-server") || base.startsWith("static-server") || base.startsWith("router-portshare");
   }
 
   /** The files the static rows serve (index.html from static-server's jar), readable by nginx's worker. */

@@ -26,7 +26,9 @@ import java.util.Set;
  * What one short connection costs each server, one worker each side. Timed rounds (server CPU per
  * operation, user and system apart, rows alternated in order every other round), then untimed
  * passes per server: system calls by name under strace, bytes allocated and GC time (JVMs), and
- * resident memory per held idle connection.
+ * resident memory per held idle connection. A column a server cannot answer (a file server and the
+ * dynamic route) is left out of its row; one it answers otherwise than expected ({@link AnswerCheck})
+ * is not measured; a round with an answer past 3xx has no figure. Such cells count as errors.
  */
 final class Ledger {
 
@@ -61,11 +63,17 @@ final class Ledger {
   private final Map<String, Map<String, Long>> syscalls = new LinkedHashMap<>();
   private final Map<String, Map<String, Double>> perConnection = new LinkedHashMap<>();
   private final Map<String, double[]> gc = new LinkedHashMap<>(); // seconds, connections
+  /** Cells whose answer check failed, by server and column: why. */
+  private final Map<String, Map<String, String>> failed = new LinkedHashMap<>();
+  /** Cells left out because the server cannot answer the column: server, then its columns. */
+  private final Map<String, List<String>> notApplicable = new LinkedHashMap<>();
+  private final Path site;
 
-  Ledger(Plan plan, Load load, Path out, PrintStream log) {
+  Ledger(Plan plan, Load load, Path out, Path site, PrintStream log) {
     this.plan = plan;
     this.load = load;
     this.out = out;
+    this.site = site;
     this.log = log;
     raw.add("# kind column server round operations connections seconds server_user_s server_system_s "
         + "server_us_per_op user_us system_us client_us errors load_average");
@@ -81,10 +89,27 @@ final class Ledger {
     if (columns.isEmpty()) {
       return;
     }
-    Workload probe = columns.stream().filter(Workload::close).findFirst().orElse(columns.get(0));
+    Map<String, Workload> probes = new LinkedHashMap<>();
     for (Contender c : servers) {
       for (Workload w : columns) {
+        if (!c.serves(w)) {
+          notApplicable.computeIfAbsent(c.name(), k -> new ArrayList<>()).add(w.label());
+          log.printf("%s has no %s: left out of its row%n", c.name(), w.label());
+          continue;
+        }
+        if (kind == Contender.Kind.HTTP) {
+          String problem = AnswerCheck.problem("127.0.0.1", c.port(), w, site);
+          if (problem != null) {
+            failed.computeIfAbsent(c.name(), k -> new LinkedHashMap<>()).put(w.label(), problem);
+            log.printf("%s %s: %s; the cell is not measured%n", c.name(), w.label(), problem);
+            continue;
+          }
+        }
         warm(c, w);
+      }
+      Workload probe = probe(c, columns);
+      if (probe != null) {
+        probes.put(c.name(), probe);
       }
     }
     for (int r = 1; r <= plan.rounds(); r++) {
@@ -96,9 +121,13 @@ final class Ledger {
       }
       for (Workload w : cols) {
         for (Contender c : order) {
-          double gc0 = w == probe && c.jvm() ? c.probe().gcSeconds(c.mainPid()) : 0;
+          if (!measured(c, w)) {
+            continue;
+          }
+          boolean probe = w == probes.get(c.name());
+          double gc0 = probe && c.jvm() ? c.probe().gcSeconds(c.mainPid()) : 0;
           Pass p = load.run(c, w, destinations.next(), plan.duration(), plan.warmup());
-          if (w == probe && c.jvm()) {
+          if (probe && c.jvm()) {
             double[] g = gc.computeIfAbsent(c.name(), k -> new double[2]);
             g[0] += c.probe().gcSeconds(c.mainPid()) - gc0;
             g[1] += p.connections();
@@ -108,6 +137,10 @@ final class Ledger {
       }
     }
     for (Contender c : servers) {
+      Workload probe = probes.get(c.name());
+      if (probe == null) {
+        continue;
+      }
       Map<String, Double> figures = perConnection.computeIfAbsent(c.name(), k -> new LinkedHashMap<>());
       if (!plan.syscallPass().isZero()) {
         Map<String, Long> calls = syscalls(c, probe);
@@ -126,6 +159,32 @@ final class Ledger {
         figures.put(RSS, residentPerHeld(c));
       }
     }
+  }
+
+  /** Whether the server's cell of this column is measured: it answers the column, and answered it as expected. */
+  private boolean measured(Contender c, Workload w) {
+    return c.serves(w) && !failed.getOrDefault(c.name(), Map.of()).containsKey(w.label());
+  }
+
+  /**
+   * The column of a server's untimed passes: the first one-per-connection column it is measured on, a file
+   * before the dynamic route (so that every row of a run counts the same request where it can), else its first.
+   */
+  private Workload probe(Contender c, List<Workload> columns) {
+    List<Workload> mine = columns.stream().filter(w -> measured(c, w)).toList();
+    return mine.stream().filter(w -> w.close() && !w.dynamic()).findFirst()
+        .or(() -> mine.stream().filter(Workload::close).findFirst())
+        .orElse(mine.isEmpty() ? null : mine.get(0));
+  }
+
+  /** Cells left out because their server cannot answer the column, by server. */
+  Map<String, List<String>> notApplicable() {
+    return notApplicable;
+  }
+
+  /** Cells not measured because their server's answer was not the expected one: server, column, why. */
+  Map<String, Map<String, String>> failedChecks() {
+    return failed;
   }
 
   /**
@@ -214,15 +273,29 @@ final class Ledger {
     Thread.sleep(500);
   }
 
-  private void record(Contender.Kind kind, Workload w, Contender c, int round, Pass p) {
+  /**
+   * A timed pass as a round of its cell: its figures, or none when any answer had a status past 3xx (a 404's or a
+   * 500's cost is not the column's); its errors either way, so the cell is marked and the run fails.
+   */
+  static Round round(Pass p) {
+    if (p.badAnswers() > 0) {
+      return new Round(Map.of(), Math.max(p.errors(), p.badAnswers()), false);
+    }
     Map<String, Double> v = new LinkedHashMap<>();
     v.put(CPU.key(), p.serverMicrosPerOp());
     v.put(USER.key(), p.userMicrosPerOp());
     v.put(SYSTEM.key(), p.systemMicrosPerOp());
     v.put(RATE.key(), p.perSecond() / 1e3);
     v.put(CLIENT.key(), p.clientMicrosPerOp());
+    return new Round(v, p.errors(), false);
+  }
+
+  /** A cell whose answer check failed: no figure, one error, so that it is marked and the run fails. */
+  static final Round FAILED_CHECK = new Round(Map.of(), 1, false);
+
+  private void record(Contender.Kind kind, Workload w, Contender c, int round, Pass p) {
     rounds.computeIfAbsent(c.name(), k -> new LinkedHashMap<>()).computeIfAbsent(w.label(), k -> new ArrayList<>())
-        .add(new Round(v, p.errors(), false));
+        .add(round(p));
     String load = io.portshare.bench.results.Machine.loadAverage().replace(' ', '/');
     raw.add(String.format(Locale.ROOT, "%s %s %s %d %d %d %.3f %.3f %.3f %.2f %.2f %.2f %.2f %d %s",
         kind.name().toLowerCase(Locale.ROOT), w.label().replace(' ', '_'), c.name(), round, p.operations(),
@@ -230,7 +303,8 @@ final class Ledger {
         p.userMicrosPerOp(), p.systemMicrosPerOp(), p.clientMicrosPerOp(), p.errors(), load));
     log.printf("round %d %-14s %-16s %7.1f µs/op (user %.1f, system %.1f) %8.0f/s%s%n", round, w.label(), c.name(),
         p.serverMicrosPerOp(), p.userMicrosPerOp(), p.systemMicrosPerOp(), p.perSecond(),
-        p.errors() > 0 ? " ERRORS " + p.errors() : "");
+        (p.errors() > 0 ? " ERRORS " + p.errors() : "")
+            + (p.badAnswers() > 0 ? " (" + p.badAnswers() + " answers past 3xx: no figure)" : ""));
   }
 
   List<String> raw() {
@@ -255,11 +329,20 @@ final class Ledger {
       List<Cell> ratios = new ArrayList<>();
       for (String col : columns) {
         List<Round> mine = byColumn.getOrDefault(col, List.of());
+        if (failed.getOrDefault(n, Map.of()).containsKey(col)) {
+          cells.add(new Cell(col, List.of(FAILED_CHECK)));
+          ratios.add(new Cell(col, List.of(FAILED_CHECK)));
+          continue;
+        }
+        if (notApplicable.getOrDefault(n, List.of()).contains(col)) {
+          continue; // no cell: shown as "-", never a figure
+        }
         cells.add(new Cell(col, mine));
         List<Round> theirs = rounds.getOrDefault(floor, Map.of()).getOrDefault(col, List.of());
         List<Round> r = new ArrayList<>();
         for (int i = 0; i < Math.min(mine.size(), theirs.size()); i++) {
-          r.add(new Round(Map.of(RATIO.key(), mine.get(i).value(CPU.key()) / theirs.get(i).value(CPU.key())), 0, false));
+          r.add(new Round(Map.of(RATIO.key(), mine.get(i).value(CPU.key()) / theirs.get(i).value(CPU.key())),
+              mine.get(i).errors(), false));
         }
         ratios.add(new Cell(col, r));
       }
@@ -330,6 +413,9 @@ final class Ledger {
       for (String col : columns) {
         double mine = median(n, col);
         double theirs = median(floor, col);
+        if (Double.isNaN(mine)) {
+          continue; // not answered here, or no round with a figure
+        }
         s.append(String.format(Locale.ROOT, "  %s %.1f µs", col, mine));
         if (!n.equals(floor) && theirs > 0) {
           s.append(String.format(Locale.ROOT, " (%.2fx)", mine / theirs));

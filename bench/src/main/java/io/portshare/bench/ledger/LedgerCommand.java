@@ -35,7 +35,9 @@ import picocli.CommandLine.Spec;
  * {@code portshare-bench ledger}: what one connection costs each server at the floor, one worker each
  * side, in one run: the C echo server, plain Netty, rpc-server on both engines and a stock Vert.x NetServer
  * for RPC; nginx, plain Netty, static-server on both engines, the same vertx-web Router verticle on the
- * portshare runtime and on stock Vert.x, and a stock Vert.x HttpServer for static files.
+ * portshare runtime and on stock Vert.x (its static route portshare-web's StaticFiles, or vertx-web's
+ * StaticHandler in the {@code -statichandler} rows), and a stock Vert.x HttpServer for static files; and the
+ * Router's dynamic route ({@code GET /hello}) against nginx's {@code return 200}.
  */
 @Command(name = "ledger", mixinStandardHelpOptions = true,
     description = "What one connection costs each server, one worker each side: server CPU µs per connection "
@@ -49,9 +51,11 @@ public final class LedgerCommand implements Callable<Integer> {
 
   @Option(names = "--rows", split = ",",
       description = "servers to measure, in table order (default: c-echo, netty-echo, rpc-server, rpc-server-vertx, "
-          + "vertx-echo, nginx, netty-http, static-server, static-server-vertx, router-portshare, router-stock, vertx-http; "
+          + "vertx-echo, nginx, netty-http, static-server, static-server-vertx, router-portshare, router-stock, "
+          + "router-portshare-statichandler, router-stock-statichandler, vertx-http; "
           + "-vertx: the service with --engine vertx; router-*: one vertx-web Router verticle on the portshare runtime and "
-          + "on Vert.x's own launcher); the first of each kind is the floor the others are compared with")
+          + "on Vert.x's own launcher, its static files through portshare-web's StaticFiles, or vertx-web's StaticHandler "
+          + "in the -statichandler rows); the first of each kind is the floor the others are compared with")
   List<String> rows;
 
   @Option(names = "--variant",
@@ -62,7 +66,8 @@ public final class LedgerCommand implements Callable<Integer> {
 
   @Option(names = "--columns", split = ",",
       description = "workloads (default: 64B|1x, 1024B|1x, 64B|1024x, 1024B|1024x, 1k.bin close, index.html close, "
-          + "1k.bin keep-alive)")
+          + "1k.bin keep-alive, hello close, hello keep-alive); hello is the dynamic route (GET /hello, a short text): "
+          + "the Router rows and nginx (return 200) answer it, the other rows' cells are left out")
   List<String> columns;
 
   @Option(names = "--rounds", defaultValue = "3", description = "timed rounds, the order reversed every other one (default: ${DEFAULT-VALUE})")
@@ -140,8 +145,8 @@ public final class LedgerCommand implements Callable<Integer> {
         && workloads.stream().anyMatch(w -> w.kind() == Contender.Kind.HTTP);
     boolean nginxRow = http && specs.stream().anyMatch(s -> s.base().equals(Contenders.HTTP_FLOOR));
     if (http) {
-      Contenders.makeSite(site, workloads.stream().filter(w -> w.kind() == Contender.Kind.HTTP).map(Workload::path)
-          .distinct().toList(), jars.staticServer());
+      Contenders.makeSite(site, workloads.stream().filter(w -> w.kind() == Contender.Kind.HTTP && !w.dynamic())
+          .map(Workload::path).distinct().toList(), jars.staticServer());
     }
     String java = ProcessHandle.current().info().command().orElse("java");
     Contenders.Sources sources = new Contenders.Sources(java, serverJvmOptions.list(),
@@ -151,7 +156,7 @@ public final class LedgerCommand implements Callable<Integer> {
     Load load = new Load(cLoad.path(), http ? tools.wrk() : null, connections);
     Ledger.Plan plan = new Ledger.Plan(workloads, rounds, duration, warmup,
         new WarmUpRule(serverWarmup, serverWarmupMax.compareTo(serverWarmup) < 0 ? serverWarmup : serverWarmupMax), syscallPass, allocPass, held, 8);
-    Ledger ledger = new Ledger(plan, load, out, System.out);
+    Ledger ledger = new Ledger(plan, load, out, site, System.out);
 
     Map<String, String> meta = new LinkedHashMap<>();
     meta.put("command", RunCommand.of(spec));
@@ -167,6 +172,9 @@ public final class LedgerCommand implements Callable<Integer> {
         + serverWarmupMax.toMillis() + " ms, until its server CPU per operation settled (steps below)");
     meta.put("CPU", "server utime and stime from /proc/PID/stat (the server's processes and children) over each "
         + "measured window, per operation; on loopback part of each side's kernel work is charged to the other");
+    meta.put("answers", "before its warm-up, each server's answer to each HTTP column is checked once: 200 and "
+        + "exactly the file's bytes, or for hello \"hello\\n\" as text/plain; charset=utf-8; a cell that fails is not "
+        + "measured, a round with any answer past 3xx has no figure, and either is marked * as errors");
     meta.put("per connection", "untimed passes on the first one-per-connection column: system calls from strace -c -f "
         + "on every server thread (" + syscallPass.toMillis() + " ms), divided by the connections the client completed; "
         + "bytes allocated by all threads (jcmd Thread.print -e, " + allocPass.toMillis() + " ms) per connection; "
@@ -208,6 +216,10 @@ public final class LedgerCommand implements Callable<Integer> {
       Files.writeString(out.resolve("rounds.txt"), String.join("\n", ledger.raw()) + "\n", StandardCharsets.UTF_8);
     }
     meta.put("load average at end", Machine.loadAverage());
+    ledger.notApplicable().forEach((row, cols) -> meta.put("not applicable " + row, String.join(", ", cols)
+        + " (no such route: left out, not measured)"));
+    ledger.failedChecks().forEach((row, cols) -> cols.forEach((col, why) -> meta.put("failed check " + row + " " + col,
+        why + " (not measured)")));
     for (int i = 0; i < ledger.warmups().size(); i++) {
       meta.put("warm-up " + (i + 1), ledger.warmups().get(i));
     }

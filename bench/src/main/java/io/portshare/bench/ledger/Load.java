@@ -55,7 +55,7 @@ final class Load {
         .mapToLong(e -> Long.parseLong(e.getValue())).sum();
     double client = Double.parseDouble(result.get("cpu_user_seconds")) + Double.parseDouble(result.get("cpu_system_seconds"));
     return new Pass(tx, tx / w.perConnection(), Double.parseDouble(result.get("seconds")), window[1].minus(window[0]), client,
-        errors);
+        errors, 0);
   }
 
   private Pass http(Contender c, Workload w, String host, Duration duration, Duration warmup)
@@ -70,7 +70,7 @@ final class Load {
     CpuTime after = c.cpu();
     long requests = run.result().requests();
     return new Pass(requests, w.close() ? requests : connections, run.result().seconds(), after.minus(before),
-        run.clientCpu().seconds(), run.result().errors());
+        run.clientCpu().seconds(), run.result().errors(), run.result().badStatus());
   }
 
   private static String seconds(Duration d) {

@@ -9,11 +9,13 @@ import java.util.List;
 
 /**
  * The ledger's Router verticle on the portshare runtime ({@code --service router}): {@link RouterRoutes}
- * behind an {@code HttpServer} listened through the runtime, as the generated service's verticle does.
+ * behind an {@code HttpServer} listened through the runtime, as the generated service's verticle does;
+ * {@code --files statichandler} serves the static route with vertx-web's StaticHandler instead of StaticFiles.
  */
 public final class RouterService implements ServiceDescriptor {
 
   static final String ROOT = "root";
+  static final String FILES = "files";
 
   @Override
   public String name() {
@@ -22,7 +24,7 @@ public final class RouterService implements ServiceDescriptor {
 
   @Override
   public String description() {
-    return "router: a vertx-web Router (GET /hello and a StaticHandler on --root), the ledger's Vert.x-API row";
+    return "router: a vertx-web Router (GET /hello and portshare-web's StaticFiles on --root), the ledger's Vert.x-API row";
   }
 
   @Override
@@ -37,7 +39,10 @@ public final class RouterService implements ServiceDescriptor {
 
   @Override
   public List<Option> options() {
-    return List.of(Option.path(ROOT, ".", "directory the static route serves"));
+    return List.of(Option.path(ROOT, ".", "directory the static route serves"),
+        Option.choice(FILES, RouterRoutes.FileHandler.STATIC_FILES.label(), "the static route's handler: staticfiles "
+            + "(portshare-web's StaticFiles) or statichandler (vertx-web's StaticHandler)",
+            RouterRoutes.FileHandler.STATIC_FILES.label(), RouterRoutes.FileHandler.STATIC_HANDLER.label()));
   }
 
   @Override
@@ -46,8 +51,9 @@ public final class RouterService implements ServiceDescriptor {
       @Override
       public Future<?> start() {
         String root = Path.of(service.settings().getString(ROOT)).toAbsolutePath().toString();
+        RouterRoutes.FileHandler files = RouterRoutes.FileHandler.of(service.settings().getString(FILES));
         return service.listen(vertx.createHttpServer(service.httpServerOptions())
-            .requestHandler(RouterRoutes.router(vertx, root)));
+            .requestHandler(RouterRoutes.router(vertx, root, files)));
       }
     };
   }

@@ -22,8 +22,10 @@ import picocli.CommandLine;
 
 /**
  * The ledger's plumbing, end to end on tiny settings: the C echo server and plain Netty for RPC,
- * nginx for HTTP, every pass once. Its figures are not judged (a test is no
- * benchmark), only that every table has every row and each pass counted something.
+ * nginx and plain Netty for HTTP, every pass once. Its figures are not judged (a test is no
+ * benchmark), only that every table has every row and each pass counted something, and that the
+ * dynamic column is measured on nginx ({@code return 200}) and left out of plain Netty's row, which has
+ * no such route.
  */
 class LedgerCommandTest {
 
@@ -50,7 +52,7 @@ class LedgerCommandTest {
     }
     Path out = dir.resolve("out");
     CommandLine cl = new CommandLine(new BenchMain()).registerConverter(Duration.class, Units::duration);
-    int code = cl.execute("ledger", "--rows", "c-echo,netty-echo,nginx", "--columns", "64B|1x,1k.bin close",
+    int code = cl.execute("ledger", "--rows", "c-echo,netty-echo,nginx,netty-http", "--columns", "64B|1x,1k.bin close,hello close",
         "--rounds", "2", "--duration", "1s", "--warmup", "0", "--server-warmup", "2s", "--server-warmup-max", "2s", "--syscall-pass", "1s",
         "--alloc-pass", "1s", "--held", "50", "--connections", "4", "--port", Integer.toString(port),
         "--classpath", System.getProperty("java.class.path"), "--c-echo", echo.toString(), "--c-load", rpcload.toString(),
@@ -62,14 +64,22 @@ class LedgerCommandTest {
       run = runs.filter(p -> p.getFileName().toString().endsWith("-ledger")).findFirst().orElseThrow();
     }
     for (String f : List.of("table.txt", "rounds.txt", "results.json", "results.csv", "report.html",
-        "strace-c-echo.txt", "strace-netty-echo.txt", "strace-nginx.txt")) {
+        "strace-c-echo.txt", "strace-netty-echo.txt", "strace-nginx.txt", "strace-netty-http.txt")) {
       assertThat(run.resolve(f)).isRegularFile();
     }
     List<String> rounds = Files.readAllLines(run.resolve("rounds.txt"));
-    assertThat(rounds).hasSize(1 + 2 * 3); // the header, then 2 rounds of 3 servers on their one column each
+    // the header, then 2 rounds of: 2 RPC servers on 64B|1x, nginx on both HTTP columns, netty-http on 1k.bin alone
+    assertThat(rounds).hasSize(1 + 2 * (2 + 2 + 1));
     assertThat(rounds.subList(1, rounds.size())).allSatisfy(l -> assertThat(Long.parseLong(l.split(" ")[4])).isPositive());
+    assertThat(rounds).anyMatch(l -> l.startsWith("http hello_close nginx "))
+        .noneMatch(l -> l.startsWith("http hello_close netty-http "));
     String table = Files.readString(run.resolve("table.txt"));
-    assertThat(table).contains("RPC echo, by name", "static files, by name", "accept4", "netty-echo:", "nginx:", "alloc B/conn");
+    assertThat(table).contains("RPC echo, by name", "static files, by name", "accept4", "netty-echo:", "nginx:", "alloc B/conn",
+        "not applicable netty-http: hello close (no such route: left out, not measured)")
+        .doesNotContain("failed check", "NaN");
+    String headline = table.substring(table.indexOf("Headline"));
+    assertThat(headline).containsPattern("(?m)^nginx: .* hello close [0-9.]+ µs$")
+        .containsPattern("(?m)^netty-http:  1k.bin close [0-9.]+ µs \\([0-9.]+x\\)$");
     Map<String, Long> calls = Syscalls.parse(Files.readString(run.resolve("strace-c-echo.txt")));
     assertThat(calls).containsKeys("accept4", "close");
   }

@@ -16,9 +16,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The ledger's two Router rows start as the ledger starts them, as real processes, and answer the
- * same: the route, and a file of the site byte for byte through vertx-web's StaticHandler; the
- * portshare one on the runtime (its banner says so), the stock one on Vert.x's own launcher.
+ * The ledger's Router rows start as the ledger starts them, as real processes, and answer the same: the
+ * dynamic route (the body and content type nginx's peer answers too, as the ledger's check wants them), and a
+ * file of the site byte for byte, through portshare-web's StaticFiles (it sends an ETag) or in the
+ * {@code -statichandler} rows vertx-web's StaticHandler (which sends none); the portshare ones on the runtime,
+ * the stock ones on Vert.x's own launcher.
  */
 class RouterRowsTest {
 
@@ -26,7 +28,7 @@ class RouterRowsTest {
   Path dir;
 
   @ParameterizedTest
-  @ValueSource(strings = {"router-portshare", "router-stock"})
+  @ValueSource(strings = {"router-portshare", "router-stock", "router-portshare-statichandler", "router-stock-statichandler"})
   void aRouterRowServesItsRouteAndTheSiteByteForByte(String row) throws Exception {
     Path site = Files.createDirectories(dir.resolve("site"));
     byte[] file = new byte[1024];
@@ -42,17 +44,24 @@ class RouterRowsTest {
       port = s.getLocalPort();
     }
     List<String> command = contenders.command(new Contenders.Spec(row, row), port);
-    assertThat(String.join(" ", command)).contains(row.equals("router-portshare")
+    boolean staticHandler = row.endsWith("-statichandler");
+    assertThat(String.join(" ", command)).contains(row.startsWith("router-portshare")
         ? "io.portshare.runtime.launch.Launcher --service router" : "io.vertx.launcher.application.VertxApplication");
+    assertThat(String.join(" ", command).contains("statichandler")).isEqualTo(staticHandler);
     try (Contender c = contenders.start(new Contenders.Spec(row, row), port)) {
       HttpClient http = HttpClient.newHttpClient();
       HttpResponse<byte[]> bin = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/1k.bin"))
           .build(), HttpResponse.BodyHandlers.ofByteArray());
       assertThat(bin.statusCode()).isEqualTo(200);
       assertThat(bin.body()).isEqualTo(file);
+      assertThat(bin.headers().firstValue("etag").isPresent()).as("an ETag: StaticFiles sends one, StaticHandler none")
+          .isEqualTo(!staticHandler);
       HttpResponse<String> hello = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/hello"))
           .build(), HttpResponse.BodyHandlers.ofString());
       assertThat(hello.body()).isEqualTo("hello\n");
+      for (Workload w : List.of(Workload.named("1k.bin close"), Workload.named("hello keep-alive"))) {
+        assertThat(AnswerCheck.problem("127.0.0.1", port, w, site)).as(w.label()).isNull();
+      }
       assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/none")).build(),
           HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(404);
     }

@@ -2,7 +2,7 @@ package io.portshare.bench.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.ServerSocket;
+import io.portshare.kit.FreePorts;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -39,10 +39,9 @@ class RouterRowsTest {
         ProcessHandle.current().info().command().orElse("java"), List.of("-Xmx128m"),
         System.getProperty("java.class.path"), null, null, null, null, null), site,
         Files.createDirectories(dir.resolve("scratch")), Files.createDirectories(dir.resolve("logs")));
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    // The row's admin port is port + 1: both from a block free when taken (an ephemeral port's
+    // neighbour was another process's once, "address already in use").
+    int port = FreePorts.block(2);
     List<String> command = contenders.command(new Contenders.Spec(row, row), port);
     boolean staticHandler = row.endsWith("-statichandler");
     assertThat(String.join(" ", command)).contains(row.startsWith("router-portshare")

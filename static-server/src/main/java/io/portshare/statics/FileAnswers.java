@@ -128,6 +128,8 @@ final class FileAnswers {
 
 
   private void serve(ChannelHandlerContext ctx, HttpRequest req, CachedFile file, boolean head, boolean keepAlive) {
+    // Read once per answer: warm-up meters until the warm-up has ended, the service's after.
+    StaticMetrics m = metrics.get();
     HttpHeaders h = req.headers();
     CachedFile rep = file;
     if (file.gzip != null && AcceptEncoding.allowsGzip(h.get(HttpHeaderNames.ACCEPT_ENCODING))) {
@@ -141,13 +143,13 @@ final class FileAnswers {
         h.get(HttpHeaderNames.IF_NONE_MATCH), h.get(HttpHeaderNames.IF_MODIFIED_SINCE), rep.etag,
         rep.modifiedSeconds);
     if (precondition == Precondition.FAILED) {
-      metrics.get().status(412);
+      m.status(412);
       ByteBuf out = heads.start(ctx, version, 412).writeBytes(rep.fields).writeBytes(NO_BODY);
       ctx.write(AnswerHead.end(out, version, keepAlive), ctx.voidPromise());
       return;
     }
     if (precondition == Precondition.NOT_MODIFIED) {
-      metrics.get().status(304);
+      m.status(304);
       ByteBuf out = heads.start(ctx, version, 304).writeBytes(rep.fields);
       ctx.write(AnswerHead.end(out, version, keepAlive), ctx.voidPromise());
       return;
@@ -159,7 +161,7 @@ final class FileAnswers {
         rep.modifiedSeconds);
     ByteBuf out;
     if (r == ByteRange.UNSATISFIABLE) {
-      metrics.get().status(416);
+      m.status(416);
       out = heads.start(ctx, version, 416).writeBytes(rep.fields)
           .writeBytes(CachedFile.field("content-range", "bytes */" + rep.size)).writeBytes(NO_BODY);
       ctx.write(AnswerHead.end(out, version, keepAlive), ctx.voidPromise());
@@ -168,12 +170,12 @@ final class FileAnswers {
     if (r != null) {
       offset = r[0];
       length = r[1] - r[0] + 1;
-      metrics.get().status(206);
+      m.status(206);
       out = heads.start(ctx, version, 206).writeBytes(rep.typeField).writeBytes(rep.fields)
           .writeBytes(CachedFile.field("content-range", "bytes " + r[0] + "-" + r[1] + "/" + rep.size))
           .writeBytes(CachedFile.field("content-length", Long.toString(length)));
     } else {
-      metrics.get().status(200);
+      m.status(200);
       out = heads.start(ctx, version, 200).writeBytes(rep.typeField).writeBytes(rep.fields).writeBytes(rep.lengthField);
     }
     AnswerHead.end(out, version, keepAlive);
@@ -181,22 +183,22 @@ final class FileAnswers {
       ctx.write(out, ctx.voidPromise());
       return;
     }
-    metrics.get().bodyBytes += length;
+    m.bodyBytes += length;
     if (rep.body != null) {
       // Head and body leave in one writev at the flush, where sendfile takes a writev and a sendfile
       // (static-server README, "What keeps a request cheap", says how to measure the difference).
-      metrics.get().copiedBytes += length;
+      m.copiedBytes += length;
       ctx.write(out, ctx.voidPromise());
       ctx.write(rep.body.slice((int) offset, (int) length), ctx.voidPromise());
     } else if (sendfile) {
-      metrics.get().sendfileBytes += length;
+      m.sendfileBytes += length;
       ctx.write(out, ctx.voidPromise());
       // Opened when the kernel is asked to send it, closed once sent. If the file went away since
       // it was checked, the answer cannot be finished: the write fails and the connection is cut
       // rather than the client left waiting for a body.
       ctx.write(new DefaultFileRegion(rep.path.toFile(), offset, length), ctx.voidPromise());
     } else {
-      metrics.get().copiedBytes += length;
+      m.copiedBytes += length;
       ctx.write(out, ctx.voidPromise());
       copy(ctx, rep.path, offset, length);
     }

@@ -17,6 +17,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -62,8 +63,6 @@ final class InstanceContext implements ServiceContext {
   private volatile int actualPort = -1;
   /** This instance's own-pipeline listener's loop, once it listens with one. */
   private OwnPipelines.Loop ownLoop;
-  /** This instance's Vert.x context, once its verticle is deployed. */
-  private volatile Context vertxContext;
 
   InstanceContext(String serviceName, Settings settings, RuntimeSettings common, ScalingMode mode, int instance,
       int port, MeterRegistry registry, Connections connections, OwnPipelines ownPipelines, RuntimeTransport transport,
@@ -239,8 +238,9 @@ final class InstanceContext implements ServiceContext {
     if (name == null || name.isBlank() || name.contains("/")) {
       throw new IllegalArgumentException("a readiness check needs a name without '/': \"" + name + "\"");
     }
+    // Registered from start(), on this instance's event loop: the check runs there too.
+    Context on = Vertx.currentContext();
     readiness.add(name + "/" + instance, promise -> {
-      Context on = vertxContext;
       if (on == null) {
         procedure.handle(promise);
       } else {
@@ -256,10 +256,6 @@ final class InstanceContext implements ServiceContext {
       all.add(shutdown.apply(timeout));
     }
     return Future.join(all).mapEmpty();
-  }
-
-  void deployedOn(Context context) {
-    vertxContext = context;
   }
 
   void warmUpEnded() {

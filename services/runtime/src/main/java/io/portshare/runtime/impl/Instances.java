@@ -20,7 +20,6 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
-import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.core.transport.Transport;
 import java.time.Duration;
@@ -55,10 +54,13 @@ final class Instances {
   private final List<ServiceVerticle> verticles = new ArrayList<>();
   private final List<InstanceContext> contexts = new ArrayList<>();
   private final ReadinessChecks readiness;
+  /** The verticle's deployment, the descriptor's hook asked once; each Vert.x instance deploys a copy. */
+  private final DeploymentOptions deploymentBase;
 
   Instances(ServiceDescriptor descriptor, Settings settings, RuntimeSettings common, MeterRegistry registry,
       Listeners listeners, VertxServerMeters serverMeters, ReadinessChecks readiness) {
     this.readiness = readiness;
+    this.deploymentBase = VerticleDeploymentOptions.of(descriptor, settings);
     this.descriptor = descriptor;
     this.settings = settings;
     this.common = common;
@@ -137,10 +139,7 @@ final class Instances {
       Connections connections, boolean warmingUp) {
     AtomicInteger next = new AtomicInteger(firstIndex);
     ScalingMode mode = plan.mode();
-    DeploymentOptions deployment = new DeploymentOptions();
-    descriptor.beforeDeployingVerticle(deployment);
-    JsonObject config = deployment.getConfig() == null ? new JsonObject() : deployment.getConfig().copy();
-    deployment.setConfig(config.mergeIn(settings.serviceConfig(), true)).setInstances(count);
+    DeploymentOptions deployment = new DeploymentOptions(deploymentBase).setInstances(count);
     return service.vertx().deployVerticle(() -> {
       int index = next.getAndIncrement();
       InstanceContext ctx = new InstanceContext(descriptor.name(), settings, common, mode, index, listenPort,
@@ -153,11 +152,7 @@ final class Instances {
         contexts.sort(Comparator.comparingInt(InstanceContext::instance));
       }
       return v;
-    }, deployment).onSuccess(id -> {
-      for (ServiceVerticle v : verticles()) {
-        ((InstanceContext) VerticleAccess.context(v)).deployedOn(VerticleAccess.vertxContext(v));
-      }
-    });
+    }, deployment);
   }
 
   /** The service's Vert.x instances, in the order they were made. */

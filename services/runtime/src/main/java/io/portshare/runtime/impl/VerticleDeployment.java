@@ -11,7 +11,6 @@ import io.portshare.runtime.net.OwnPipelines;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.healthchecks.HealthChecks;
 import java.util.List;
 import java.util.Map;
@@ -61,14 +60,9 @@ public final class VerticleDeployment {
         }, false);
     ServiceVerticle verticle = descriptor.newVerticle(settings);
     VerticleAccess.attach(verticle, context);
-    DeploymentOptions deployment = new DeploymentOptions();
-    descriptor.beforeDeployingVerticle(deployment);
-    JsonObject config = deployment.getConfig() == null ? new JsonObject() : deployment.getConfig().copy();
-    deployment.setConfig(config.mergeIn(settings.serviceConfig(), true)).setInstances(1);
-    return vertx.deployVerticle(verticle, deployment).map(id -> {
-      context.deployedOn(VerticleAccess.vertxContext(verticle));
-      return new VerticleDeployment(vertx, id, context, readiness, registry);
-    });
+    DeploymentOptions deployment = VerticleDeploymentOptions.of(descriptor, settings).setInstances(1);
+    return vertx.deployVerticle(verticle, deployment)
+        .map(id -> new VerticleDeployment(vertx, id, context, readiness, registry));
   }
 
   /** The port the verticle listens on (the real one when 0 was asked for), or -1 before it listens. */

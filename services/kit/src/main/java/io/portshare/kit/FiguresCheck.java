@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 public final class FiguresCheck {
 
   private static final Pattern SOURCE = Pattern.compile("<!--(?:fig|excerpt) (.+?) ; ");
+  private static final Pattern CODE = Pattern.compile("`[^`\n]*`");
 
   private final Figures figures;
 
@@ -106,7 +107,8 @@ public final class FiguresCheck {
 
   private static Set<String> sources(String page) {
     Set<String> raw = new TreeSet<>();
-    Matcher m = SOURCE.matcher(page);
+    // a marker in a code span is the page speaking of markers, not one
+    Matcher m = SOURCE.matcher(CODE.matcher(page).replaceAll(""));
     while (m.find()) {
       raw.add(m.group(1).strip());
     }

@@ -3,6 +3,7 @@ package io.portshare.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.kit.Figures;
+import io.portshare.kit.FiguresCheck;
 import io.portshare.kit.Repository;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,37 +11,47 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The docs' figures are their raw files' ({@link Figures}): every page, its figures written again
- * from the raw files, is the page as committed. README's headline, the figures a reader quotes,
- * has no number outside a figure's markers beyond its first column, which says what was measured;
- * and the tables of the pages that quote measurements type no measured figure by hand
- * ({@link TypedFigures}). After a new run: {@code deploy/bench.sh figures} rewrites them.
+ * The docs' figures are their raw files' ({@link Figures}, checked by {@link FiguresCheck} as
+ * {@code deploy/bench.sh figures --check} does): every page, its figures written again from the raw
+ * files, is the page as committed; no page types a measured figure outside a marker, in prose or in
+ * tables; every raw file a marker names has a header with its command, a commit this repository has
+ * and the load at start, and a page quoting one edited by hand shows its "edited by hand:" line.
+ * README's headline has no number outside a marker beyond its first column, and the tables of the
+ * pages that quote measurements none beside their markers ({@link TypedFigures}). After a new run:
+ * {@code deploy/bench.sh figures} rewrites them. The checks' own cases, each planted in a
+ * repository of its own, are in the kit's FiguresCheckTest.
  */
 class DocsFiguresTest {
 
   private static final Path ROOT = Repository.root();
 
-  /** Phrases of a page that look like figures and are constants of the code, each pinned by a test. */
-  private static final Map<String, List<String>> CONSTANTS = Map.of(
-      // EchoServerTest.afterARejectedFrameThePeerMayWriteOnPastTheFinOnlyWhereTheServerLingers
-      "rpc-server/README.md", List.of("a 10 ms tick"));
+  private final FiguresCheck check = new FiguresCheck(new Figures(ROOT));
 
   @Test
   void everyFigureIsItsRawFilesAsCommitted() throws IOException {
-    Figures figures = new Figures(ROOT);
-    List<String> stale = new ArrayList<>();
-    for (Path page : figures.pages()) {
-      String text = Files.readString(page, StandardCharsets.UTF_8);
-      if (!figures.render(text).equals(text)) {
-        stale.add(ROOT.relativize(page).toString());
-      }
-    }
-    assertThat(stale).as("pages whose figures differ from their raw files (run deploy/bench.sh figures)").isEmpty();
+    assertThat(check.stalePages()).as("pages whose figures differ from their raw files (run deploy/bench.sh figures)")
+        .isEmpty();
+  }
+
+  @Test
+  void noPageTypesAMeasuredFigureOutsideAMarker() throws IOException {
+    assertThat(check.proseFigures()).as("measured figures typed by hand (docs/benchmark.md, Figures on the pages)")
+        .isEmpty();
+  }
+
+  @Test
+  void everyRawFileAMarkerNamesHasItsCommandAnExistingCommitAndItsLoad() throws IOException {
+    assertThat(check.rawHeaders()).as("raw files whose header lacks what the tool that measured them writes")
+        .isEmpty();
+  }
+
+  @Test
+  void aRawFileEditedByHandIsShownSoWhereItIsQuoted() throws IOException {
+    assertThat(check.handEditsNotShown()).isEmpty();
   }
 
   @Test
@@ -72,8 +83,7 @@ class DocsFiguresTest {
     List<String> typed = new ArrayList<>();
     for (Path page : measuredPages()) {
       String rel = ROOT.relativize(page).toString().replace('\\', '/');
-      for (String cell : TypedFigures.in(Files.readString(page, StandardCharsets.UTF_8),
-          CONSTANTS.getOrDefault(rel, List.of()))) {
+      for (String cell : TypedFigures.in(Files.readString(page, StandardCharsets.UTF_8), List.of())) {
         typed.add(rel + ": " + cell);
       }
     }

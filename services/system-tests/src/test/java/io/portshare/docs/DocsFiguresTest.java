@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,8 +19,8 @@ import org.junit.jupiter.api.Test;
  * files, is the page as committed; no page types a measured figure outside a marker, in prose or in
  * tables; every raw file a marker names has a header with its command, a commit this repository has
  * and the load at start, and a page quoting one edited by hand shows its "edited by hand:" line.
- * README's headline has no number outside a marker beyond its first column, and the tables of the
- * pages that quote measurements none beside their markers ({@link TypedFigures}). After a new run:
+ * README's headline has no number outside a marker beyond its first column, and no table a number
+ * beside its markers in a column of figures ({@link TypedFigures}). After a new run:
  * {@code deploy/bench.sh figures} rewrites them. The checks' own cases, each planted in a
  * repository of its own, are in the kit's FiguresCheckTest.
  */
@@ -79,27 +78,14 @@ class DocsFiguresTest {
   }
 
   @Test
-  void theTablesOfMeasurementsHaveNoFigureTypedByHand() throws IOException {
+  void noColumnOfFiguresHasANumberTypedBesideItsMarkers() throws IOException {
     List<String> typed = new ArrayList<>();
-    for (Path page : measuredPages()) {
+    for (Path page : new Figures(ROOT).pages()) {
       String rel = ROOT.relativize(page).toString().replace('\\', '/');
-      for (String cell : TypedFigures.in(Files.readString(page, StandardCharsets.UTF_8), List.of())) {
+      for (String cell : TypedFigures.in(Files.readString(page, StandardCharsets.UTF_8))) {
         typed.add(rel + ": " + cell);
       }
     }
-    assertThat(typed).as("table cells with a measured figure outside <!--fig ...--> markers").isEmpty();
-  }
-
-  /** README, the pages that quote measurements, every service's README and every bench report's. */
-  private static List<Path> measuredPages() throws IOException {
-    List<Path> pages = new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("docs/benchmark.md"),
-        ROOT.resolve("docs/modes.md"), ROOT.resolve("static-server/README.md"), ROOT.resolve("rpc-server/README.md")));
-    try (Stream<Path> services = Files.list(ROOT.resolve("services"))) {
-      services.map(s -> s.resolve("README.md")).filter(Files::isRegularFile).sorted().forEach(pages::add);
-    }
-    try (Stream<Path> reports = Files.walk(ROOT.resolve("bench/report"))) {
-      reports.filter(p -> p.getFileName().toString().equals("README.md")).sorted().forEach(pages::add);
-    }
-    return pages;
+    assertThat(typed).as("cells of a column of figures with a number outside <!--fig ...--> markers").isEmpty();
   }
 }

@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.Test;
 class DocsFiguresTest {
 
   private static final Path ROOT = Repository.root();
+  private static final Pattern SOURCE = Pattern.compile("<!--(?:fig|excerpt) (.+?) ; ");
 
   private final FiguresCheck check = new FiguresCheck(new Figures(ROOT));
 
@@ -51,6 +54,27 @@ class DocsFiguresTest {
   @Test
   void aRawFileEditedByHandIsShownSoWhereItIsQuoted() throws IOException {
     assertThat(check.handEditsNotShown()).isEmpty();
+  }
+
+  @Test
+  void theHeadlineAndTheServicesCurrentFiguresSayHowOldEachRawFileTheyQuoteIs() throws IOException {
+    List<String> ageless = new ArrayList<>();
+    for (String[] section : new String[][] {{"README.md", "## Headline figures"},
+        {"static-server/README.md", "## Current figures"}, {"rpc-server/README.md", "## Current figures"}}) {
+      String text = Files.readString(ROOT.resolve(section[0]), StandardCharsets.UTF_8);
+      int start = text.indexOf("\n" + section[1] + "\n");
+      assertThat(start).as("%s has a section %s", section[0], section[1]).isNotNegative();
+      int end = text.indexOf("\n## ", start + 1);
+      String body = text.substring(start, end < 0 ? text.length() : end);
+      Matcher m = SOURCE.matcher(body);
+      while (m.find()) {
+        String raw = m.group(1);
+        if (!body.contains("<!--fig " + raw + " ; header ; age-->") && !ageless.contains(section[0] + ": " + raw)) {
+          ageless.add(section[0] + ": " + raw);
+        }
+      }
+    }
+    assertThat(ageless).as("raw files quoted without a <!--fig FILE ; header ; age--> marker beside them").isEmpty();
   }
 
   @Test

@@ -23,8 +23,11 @@
 #   deploy/bench.sh seeds --seed 004 --published --rounds 3 --workers 1   # static-server epoll against io_uring
 #                                                # past saturation: 3 alternated rounds of 10 s windows, one server
 #                                                # worker beside the one-loop generator (~6 min; --overload-shares)
-#   deploy/bench.sh figures [--check]            # the docs' figures written again from their raw files
-#                                                # (io.portshare.kit.Figures; --check only says which page differs)
+#   deploy/bench.sh figures [--check]            # the docs' figures written again from their raw files, each
+#                                                # raw file's age (commits since, by module); then, as --check
+#                                                # alone does, what is wrong: a page its raw files would change, a
+#                                                # figure typed in prose, a raw file's header without its command,
+#                                                # an existing commit or its load (io.portshare.kit.Figures)
 #   deploy/bench.sh ledger                       # what one connection costs each server at the floor, one worker
 #                                                # each side: C echo, plain Netty, rpc-server, stock Vert.x; nginx,
 #                                                # plain Netty, static-server, the Router verticle, stock Vert.x

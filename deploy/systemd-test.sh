@@ -18,7 +18,9 @@
 #   5. STOPPING=1: a SIGTERM systemd did not send (systemctl kill) turns the unit to deactivating
 #      while the process drains, and it ends inactive with Result=success.
 # Prints one line per check; exit 0 only if every check held. The systemd journal of the run is
-# kept in target/systemd-test/journal.txt.
+# kept in target/systemd-test/journal.txt, and the run's record (a header naming the command, the
+# commit and the machine's load at start, then every line it printed) in target/systemd-test/run.txt:
+# bench/report/systemd/run.txt is that file from a run, copied as it stands.
 # Needs: podman (runc), mmdebstrap (first run; the image is kept in podman, named by its recipe),
 # nsenter, curl, gcc, a JDK (javac, jar), and the rpc-server jar (built when missing).
 set -uo pipefail
@@ -51,6 +53,19 @@ command -v javac >/dev/null 2>&1 || jdk_bin="${JAVA_HOME:+$JAVA_HOME/bin/}"
   || die "javac not found on PATH or in JAVA_HOME; install a JDK 17 or later (Debian: default-jdk-headless)"
 mkdir -p "$work"
 rm -f "$work"/*.txt "$work"/*.out
+
+# The record: what ran, on which commit, on how loaded a machine; then this script's own lines.
+commit="$(git -C "$root" rev-parse HEAD 2>/dev/null)" || commit="unknown (not a git checkout)"
+[ -z "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ] || commit="$commit (with uncommitted changes)"
+{
+  echo "# command: deploy/systemd-test.sh"
+  echo "# commit: $commit"
+  echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "# machine: $(nproc) CPUs, Linux $(uname -r)"
+  echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# every line below is the script's own output"
+} > "$work/run.txt"
+exec > >(tee -a "$work/run.txt")
 
 # podman with runc (crun fails in some sandboxes) and rlimits within this machine's hard limits, as
 # deploy/k8s-local.sh runs it, unless the caller brings a containers.conf; no core files (the

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,8 +36,11 @@ import java.util.stream.Stream;
  * excerpt {@code lines ; FIRST ; LAST} the lines from one that starts FIRST through one that starts
  * LAST, or {@code block ; FIRST} from one that starts FIRST up to a blank line. A file of one line
  * per round gives {@code rounds ; LINE-START ; COLUMN [; range]}: the median (or min-max) of that
- * column over the rounds' lines. Run over the repository it rewrites
- * every figure; with {@code --check} it only says which page differs, as the docs test does.
+ * column over the rounds' lines. {@code header ; age} says how old the file's figures are against
+ * the code ({@link RawAge}: "measured at d4d44ad; rpc-server and the runtime changed since"), and
+ * {@code header ; edited by hand} what its header says was changed by hand ({@link RawHeader}).
+ * Run over the repository it rewrites every figure, prints each age's commit counts, then what
+ * {@link FiguresCheck} finds; with {@code --check} it only says what is wrong, as the docs test does.
  *
  * <pre>java -cp services/kit/target/classes io.portshare.kit.Figures . [--check]</pre>
  */
@@ -47,10 +51,14 @@ public final class Figures {
       Pattern.DOTALL);
 
   private final Path root;
+  private final Map<Path, String> texts = new HashMap<>();
   private final Map<Path, RawTable> raw = new HashMap<>();
+  private final Map<Path, RawAge> ages = new TreeMap<>();
+  private final Git git;
 
   public Figures(Path root) {
     this.root = root.toAbsolutePath().normalize();
+    this.git = new Git(this.root);
   }
 
   public static void main(String[] args) throws IOException {
@@ -60,26 +68,32 @@ public final class Figures {
     }
     Figures figures = new Figures(Path.of(args[0]));
     boolean check = args.length == 2;
-    int stale = 0;
+    List<String> problems;
     try {
-      for (Path page : figures.pages()) {
-        String text = Files.readString(page, StandardCharsets.UTF_8);
-        String written = figures.render(text);
-        if (!written.equals(text)) {
-          stale++;
-          if (check) {
-            System.out.println("figures: " + figures.root.relativize(page) + " differs from its raw files");
-          } else {
+      if (!check) {
+        for (Path page : figures.pages()) {
+          String text = Files.readString(page, StandardCharsets.UTF_8);
+          String written = figures.render(text);
+          if (!written.equals(text)) {
             Files.writeString(page, written, StandardCharsets.UTF_8);
             System.out.println("figures: wrote " + figures.root.relativize(page));
           }
         }
+        figures.ages.values().forEach(age -> System.out.println("figures: " + age.counts()));
       }
+      problems = new FiguresCheck(figures).problems();
     } catch (IllegalArgumentException e) {
       System.err.println("figures: " + e.getMessage());
       System.exit(1);
+      return;
     }
-    System.exit(check && stale > 0 ? 1 : 0);
+    problems.forEach(p -> System.out.println("figures: " + p));
+    System.exit(problems.isEmpty() ? 0 : 1);
+  }
+
+  /** The repository this reads. */
+  public Path root() {
+    return root;
   }
 
   /** The pages whose figures are generated: README.md, docs/, every module's and report's README. */
@@ -117,6 +131,14 @@ public final class Figures {
   private String figure(String source) {
     List<String> f = fields(source);
     RawTable t = table(f.get(0));
+    if (f.size() == 3 && f.get(1).equals("header") && f.get(2).equals("age")) {
+      Path file = file(f.get(0));
+      return ages.computeIfAbsent(file, p -> RawAge.of(f.get(0), text(f.get(0)), git)).text();
+    }
+    if (f.size() == 3 && f.get(1).equals("header") && f.get(2).equals("edited by hand")) {
+      return RawHeader.of(text(f.get(0))).editedByHand().orElseThrow(() -> new IllegalArgumentException(f.get(0)
+          + " has no \"edited by hand:\" line"));
+    }
     if (f.size() == 3 && f.get(1).equals("header")) {
       return t.header(f.get(2)).orElseThrow(() -> new IllegalArgumentException(f.get(0) + " has no header line \""
           + f.get(2) + ":\""));
@@ -198,16 +220,30 @@ public final class Figures {
   }
 
   private RawTable table(String path) {
-    Path file = root.resolve(path).normalize();
-    if (!file.startsWith(root)) {
-      throw new IllegalArgumentException("a raw file outside the repository: " + path);
-    }
-    return raw.computeIfAbsent(file, f -> {
+    return raw.computeIfAbsent(file(path), f -> RawTable.parse(text(path)));
+  }
+
+  /** The text of the raw file {@code path}, a path inside the repository. */
+  String text(String path) {
+    return texts.computeIfAbsent(file(path), f -> {
       try {
-        return RawTable.parse(Files.readString(f, StandardCharsets.UTF_8));
+        return Files.readString(f, StandardCharsets.UTF_8);
       } catch (IOException e) {
         throw new IllegalArgumentException("cannot read the raw file " + path + " (" + e.getMessage() + ")");
       }
     });
+  }
+
+  private Path file(String path) {
+    Path file = root.resolve(path).normalize();
+    if (!file.startsWith(root)) {
+      throw new IllegalArgumentException("a raw file outside the repository: " + path);
+    }
+    return file;
+  }
+
+  /** The history the ages are read from. */
+  Git git() {
+    return git;
   }
 }

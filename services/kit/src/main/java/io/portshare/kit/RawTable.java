@@ -193,7 +193,9 @@ public final class RawTable {
    * count's two middle values averaged, half to even); or with {@code range} their min-max.
    */
   public String rounds(String lineStart, String column, boolean range) {
-    int c = text.stream().filter(l -> l.startsWith("#")).map(l -> List.of(l.substring(1).strip().split("\\s+")))
+    // The column names stand on a # line of words; a # line of the header ("# commit: ...") names none.
+    int c = text.stream().filter(l -> l.startsWith("#") && !l.contains(": "))
+        .map(l -> List.of(l.substring(1).strip().split("\\s+")))
         .filter(names -> names.contains(column)).findFirst().map(names -> names.indexOf(column))
         .orElseThrow(() -> new IllegalArgumentException("no # line names a column \"" + column + "\""));
     List<BigDecimal> values = new ArrayList<>();

@@ -86,9 +86,10 @@ public final class RuntimeSettings {
         Option.duration(DRAIN_TIMEOUT, "10s", "on SIGTERM, how long open connections may finish"),
         Option.duration(LIVENESS_TIMEOUT, "10s", "/health/live fails when a service event loop has not run for this long"),
         Option.duration(IDLE_TIMEOUT, Units.format(service.defaultIdleTimeout()),
-            "close a connection that neither reads nor writes this long (0s: never)"),
+            "close a connection that neither reads nor writes this long (0: never)"),
         Option.duration(MAX_CONNECTION_AGE, "0s",
-            "close connections older than this (+-10%) as a drain does, so new pods get their share; 0s: never"),
+            "close connections older than this (jittered by up to a tenth either way) as a drain does, so new pods get"
+                + " their share; 0: never"),
         Option.duration(WARMUP, WARM_UP_DEFAULT, "before ready, drive every instance with the service's own"
             + " requests over loopback until throughput settles, at most this long (0: off)"),
         Option.flag(VERTX_METRICS, false, "Vert.x's own HTTP and TCP server meters on /metrics (requests, response"

@@ -162,7 +162,10 @@ final class EchoConnection implements FrameDecoder.FrameHandler {
     }
   }
 
-  /** The run as a slice of the read's Buffer (the whole Buffer when it is all frames), whose index 0 is the view's offset. */
+  /**
+   * Writes the run as a slice of the read's Buffer (the Buffer itself when it is all frames); the
+   * view's index 0 is the Buffer's {@code offset}.
+   */
   private void writeRun() {
     if (runEnd > runStart) {
       int offset = current.length() - currentBytes.writerIndex();

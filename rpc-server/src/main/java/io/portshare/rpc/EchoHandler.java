@@ -5,7 +5,8 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.portshare.rpc.client.Frames;
+import io.portshare.rpc.codec.FrameDecoder;
+import io.portshare.rpc.codec.RpcFrame;
 import io.portshare.runtime.DrainEvent;
 import io.portshare.runtime.LingeringClose;
 import io.portshare.runtime.Outbound;
@@ -109,7 +110,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
   @Override
   public void onFrame(ByteBuf buf, int frameIndex, int payloadLength) {
     metrics.countAnswered();
-    int frameLength = Frames.HEADER_LENGTH + payloadLength;
+    int frameLength = RpcFrame.HEADER_LENGTH + payloadLength;
     if (buf == current) {
       if (frameIndex == runEnd) {
         runEnd += frameLength;

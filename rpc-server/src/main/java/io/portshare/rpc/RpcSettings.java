@@ -1,6 +1,6 @@
 package io.portshare.rpc;
 
-import io.portshare.rpc.client.Frames;
+import io.portshare.rpc.codec.RpcFrame;
 import io.portshare.runtime.Option;
 import io.portshare.runtime.Settings;
 import java.time.Duration;
@@ -13,9 +13,6 @@ public record RpcSettings(int maxFrame, Duration idleTimeout, RpcEngine engine) 
   /** The runtime's --idle-timeout (its default, 60s, is this service's too). */
   public static final String IDLE_TIMEOUT = "idle-timeout";
   public static final String ENGINE = "engine";
-  /** The largest payload a frame can declare and still fit, with its header, in one Netty buffer. */
-  static final long LARGEST_MAX_FRAME = Integer.MAX_VALUE - Frames.HEADER_LENGTH;
-
   static final List<Option> OPTIONS = List.of(
       Option.size(MAX_FRAME, "1MiB", "largest payload accepted; a longer declared length closes the connection"),
       Option.choice(ENGINE, RpcEngine.OWN.label(), "own: a Netty pipeline of the service's own per connection, "
@@ -25,8 +22,8 @@ public record RpcSettings(int maxFrame, Duration idleTimeout, RpcEngine engine) 
   /** Reads the options; a value out of range fails with the one-line error naming key, value and source. */
   public static RpcSettings of(Settings s) {
     long max = s.getSize(MAX_FRAME);
-    if (max > LARGEST_MAX_FRAME) {
-      throw s.invalid(MAX_FRAME, "at most " + LARGEST_MAX_FRAME + " bytes");
+    if (max > RpcFrame.LARGEST_MAX_PAYLOAD) {
+      throw s.invalid(MAX_FRAME, "at most " + RpcFrame.LARGEST_MAX_PAYLOAD + " bytes");
     }
     return new RpcSettings((int) max, s.getDuration(IDLE_TIMEOUT), RpcEngine.of(s.getString(ENGINE)));
   }

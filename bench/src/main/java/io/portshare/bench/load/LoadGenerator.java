@@ -10,6 +10,8 @@ import io.portshare.bench.cpu.CpuProbe;
 import io.portshare.bench.cpu.CpuSpent;
 import io.portshare.bench.cpu.CpuTime;
 import io.portshare.rpc.client.Frames;
+import io.portshare.rpc.codec.FrameEncoder;
+import io.portshare.rpc.codec.RpcFrame;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -36,13 +38,14 @@ public final class LoadGenerator {
   }
 
   /**
-   * The request frame ({@link Frames#encodePattern}): 4-byte big-endian length, then a payload
-   * that is not all one byte value.
+   * The request frame, encoded by the codec: the payload is {@link Frames#pattern}, which is not all
+   * one byte value.
    * The caller releases it once the run is over; the connections share it read-only.
    */
   static ByteBuf frame(int payloadSize) {
-    byte[] frame = Frames.encodePattern(payloadSize).getBytes();
-    return Unpooled.directBuffer(frame.length, frame.length).writeBytes(frame);
+    int frameLength = RpcFrame.HEADER_LENGTH + payloadSize;
+    return FrameEncoder.writeFrame(Unpooled.directBuffer(frameLength, frameLength),
+        Unpooled.wrappedBuffer(Frames.pattern(payloadSize).getBytes()));
   }
 
   public static Measurement run(LoadSpec spec, Progress progress) {

@@ -1,18 +1,27 @@
 package io.portshare.rpc.netsocket;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.portshare.rpc.QuietTicks;
 import io.portshare.rpc.RpcMetrics;
+import io.portshare.rpc.codec.FrameDecoder;
+import io.portshare.rpc.codec.RpcFrame;
 import io.portshare.runtime.LingeringClose;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.net.NetSocket;
 import java.util.function.LongSupplier;
 
 /**
- * The echo of one {@code NetSocket}: the ranges {@link FrameParser} finds whole are written back
- * as slices of the Buffer they arrived in, in order; Vert.x flushes once per read. While the
- * socket's write queue is full, reading is paused until it drains.
+ * The echo of one {@code NetSocket}: each read's Buffer goes through the codec's
+ * {@link FrameDecoder} as the ByteBuf under it ({@link BufferInternal#getByteBuf}, a view, no copy),
+ * and the frames it finds whole leave as slices of that Buffer, those next to each other in one read
+ * as one, in order; Vert.x flushes once per read. A frame cut across reads is completed in the
+ * decoder's copy, an unpooled heap buffer that needs no release, so that it can be written on as it
+ * is. While the socket's write queue is full, reading is paused until it drains.
  *
  * <p>Closing differs from the own engine in one way: a {@code NetSocket} cannot half-close, so
  * after a rejected frame it cannot send FIN and then linger as {@code LingeringClose} does. It
@@ -20,13 +29,18 @@ import java.util.function.LongSupplier;
  * tick passes with nothing read (or the linger time ends), and closes then: the peer's bytes are
  * read before the close, so the close is a FIN, not a reset that could throw answers away.
  */
-final class EchoConnection implements FrameParser.Answers {
+final class EchoConnection implements FrameDecoder.FrameHandler {
 
   private static final long LINGER_TICKS = LingeringClose.LINGER.toMillis() / QuietTicks.SETTLE_MILLIS;
+  /**
+   * Where a frame cut across reads is kept: Vert.x writes a Buffer over another library's ByteBuf
+   * without releasing it, so the kept frame must be one the garbage collector can take back.
+   */
+  private static final ByteBufAllocator CUT_FRAMES = new UnpooledByteBufAllocator(false, true);
 
   private final Vertx vertx;
   private final NetSocket socket;
-  private final FrameParser parser;
+  private final FrameDecoder decoder;
   private final RpcMetrics metrics;
   private final long idleNanos;
   private final LongSupplier clock;
@@ -46,6 +60,12 @@ final class EchoConnection implements FrameParser.Answers {
   private Future<Void> lastWrite;
   private long ticker = -1;
   private long ageTimer = -1;
+  /** The read being decoded, the decoder's view of it, the run of whole frames in it not yet written. */
+  private Buffer current;
+  private ByteBuf currentBytes;
+  private int runStart;
+  private int runEnd;
+  private int framesRead;
 
   EchoConnection(Vertx vertx, NetSocket socket, int maxPayload, RpcMetrics metrics, long idleMillis,
       long lifetimeMillis) {
@@ -58,7 +78,7 @@ final class EchoConnection implements FrameParser.Answers {
     this.clock = clock;
     this.vertx = vertx;
     this.socket = socket;
-    this.parser = new FrameParser(maxPayload);
+    this.decoder = new FrameDecoder(maxPayload, CUT_FRAMES);
     this.metrics = metrics;
     this.idleNanos = idleMillis * 1_000_000;
     this.lifetimeMillis = lifetimeMillis;
@@ -94,8 +114,20 @@ final class EchoConnection implements FrameParser.Answers {
       return;
     }
     metrics.countReceived(n);
-    boolean ok = parser.feed(in, this);
-    int frames = parser.framesInLastFeed();
+    ByteBuf bytes = ((BufferInternal) in).getByteBuf();
+    current = in;
+    currentBytes = bytes;
+    runStart = runEnd = bytes.readerIndex();
+    framesRead = 0;
+    boolean ok;
+    try {
+      ok = decoder.decode(bytes, this);
+      writeRun();
+    } finally {
+      current = null;
+      currentBytes = null;
+    }
+    int frames = framesRead;
     metrics.countAnswered(frames);
     if (frames > 0) {
       // From the read to the echoes handed to the socket, which Vert.x flushes as this read's handling
@@ -113,9 +145,40 @@ final class EchoConnection implements FrameParser.Answers {
   }
 
   @Override
-  public void answer(Buffer source, int from, int to) {
-    metrics.countSent(to - from);
-    lastWrite = socket.write(from == 0 && to == source.length() ? source : source.slice(from, to));
+  public void onFrame(ByteBuf buf, int frameIndex, int payloadLength) {
+    framesRead++;
+    int frameLength = RpcFrame.HEADER_LENGTH + payloadLength;
+    if (buf == currentBytes) {
+      if (frameIndex == runEnd) {
+        runEnd += frameLength;
+      } else {
+        writeRun();
+        runStart = frameIndex;
+        runEnd = frameIndex + frameLength;
+      }
+    } else {
+      // Completed in the decoder's copy, which it releases once this returns: the answer keeps its own reference.
+      write(BufferInternal.buffer(buf.retainedSlice(frameIndex, frameLength)));
+    }
+  }
+
+  /**
+   * Writes the run as a slice of the read's Buffer (the Buffer itself when it is all frames); the
+   * view's index 0 is the Buffer's {@code offset}.
+   */
+  private void writeRun() {
+    if (runEnd > runStart) {
+      int offset = current.length() - currentBytes.writerIndex();
+      int from = runStart + offset;
+      int to = runEnd + offset;
+      write(from == 0 && to == current.length() ? current : current.slice(from, to));
+      runStart = runEnd;
+    }
+  }
+
+  private void write(Buffer answer) {
+    metrics.countSent(answer.length());
+    lastWrite = socket.write(answer);
   }
 
   private void resumeReading() {
@@ -168,7 +231,7 @@ final class EchoConnection implements FrameParser.Answers {
   }
 
   private void drainTick() {
-    if (ticks.quiet(bytesReceived, !paused) && !closing && parser.atFrameBoundary()) {
+    if (ticks.quiet(bytesReceived, !paused) && !closing && decoder.atFrameBoundary()) {
       metrics.countDrainClosed();
       closing = true;
       closeHere();
@@ -194,6 +257,7 @@ final class EchoConnection implements FrameParser.Answers {
     }
     closing = true;
     cancelTimers();
+    decoder.release();
   }
 
   private void cancelTimers() {

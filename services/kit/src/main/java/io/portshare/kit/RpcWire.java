@@ -1,5 +1,8 @@
 package io.portshare.kit;
 
+import io.portshare.rpc.codec.FrameEncoder;
+import io.portshare.rpc.codec.FrameReader;
+import io.portshare.rpc.codec.RpcFrame;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -8,13 +11,11 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * The RPC wire format spoken by hand over a plain blocking socket, as a client in any language
- * would: a 4-byte big-endian length, then that many bytes, echoed back. Also the one payload
- * pattern every harness sends.
+ * The RPC protocol over a plain blocking socket, as a client in any language would speak it, the
+ * frames written and read by the codec. Also the one payload pattern every harness sends.
  */
 public final class RpcWire implements AutoCloseable {
 
@@ -57,7 +58,7 @@ public final class RpcWire implements AutoCloseable {
 
   /** The frame of a payload: its length, then the payload. */
   public static byte[] frame(byte[] payload) {
-    return ByteBuffer.allocate(4 + payload.length).putInt(payload.length).put(payload).array();
+    return FrameEncoder.frame(payload);
   }
 
   /** The frame of {@link #payload(int, int)}. */
@@ -74,11 +75,9 @@ public final class RpcWire implements AutoCloseable {
     out.flush();
   }
 
-  /** Reads one frame; returns its payload. */
+  /** Reads one frame, of any length a frame can have; returns its payload. */
   public byte[] readFrame() throws IOException {
-    byte[] b = new byte[in.readInt()];
-    in.readFully(b);
-    return b;
+    return FrameReader.readPayload(in, RpcFrame.LARGEST_MAX_PAYLOAD);
   }
 
   /** Reads as many bytes as {@code frame} has and checks they are the same: its echo. */

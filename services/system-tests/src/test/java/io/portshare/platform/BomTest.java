@@ -30,7 +30,7 @@ class BomTest {
     assertThat(property(bom, "netty.version")).isEqualTo(property(parent, "netty.version"));
     assertThat(managed(bom)).contains("io.netty:netty-bom", "io.vertx:vertx-stack-depchain",
         "io.portshare:portshare-runtime", "io.portshare:portshare-web", "io.portshare:portshare-test",
-        "io.portshare:portshare-rpc-client");
+        "io.portshare:portshare-rpc-codec", "io.portshare:portshare-rpc-client");
     assertThat(bom.getElementsByTagName("parent").getLength()).as("a parent").isZero();
   }
 

@@ -1,23 +1,19 @@
 package io.portshare.rpc.client;
 
+import io.portshare.rpc.codec.FrameEncoder;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * The RPC wire format: a 4-byte big-endian unsigned length N, then N payload bytes. The server
- * answers each frame with the same frame, in order; there is nothing else to the protocol.
+ * RPC frames as Vert.x Buffers, encoded by the codec ({@link FrameEncoder}; the format and its
+ * limits are {@link io.portshare.rpc.codec.RpcFrame}'s).
  */
 public final class Frames {
-
-  public static final int HEADER_LENGTH = 4;
-
-  /** The default largest payload a server accepts: 1 MiB. */
-  public static final int DEFAULT_MAX_PAYLOAD = 1 << 20;
 
   private Frames() {}
 
   /** A whole frame (header and payload) for {@code payload}, ready to write as many times as wanted. */
   public static Buffer encode(Buffer payload) {
-    return Buffer.buffer(HEADER_LENGTH + payload.length()).appendInt(payload.length()).appendBuffer(payload);
+    return Buffer.buffer(FrameEncoder.frame(payload.getBytes()));
   }
 
   /** A frame whose payload is {@code size} bytes of a fixed, recognisable pattern. */

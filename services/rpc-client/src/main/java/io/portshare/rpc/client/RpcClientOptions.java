@@ -1,10 +1,12 @@
 package io.portshare.rpc.client;
 
+import io.portshare.rpc.codec.RpcFrame;
+
 /** How an {@link RpcClient} connects and how much it keeps in flight. */
 public final class RpcClientOptions {
 
   private int pipelineDepth = 1;
-  private int maxPayload = Frames.DEFAULT_MAX_PAYLOAD;
+  private int maxPayload = RpcFrame.DEFAULT_MAX_PAYLOAD;
   private int connectTimeoutMillis = 10_000;
   private boolean resetOnClose;
   private boolean tcpNoDelay = true;

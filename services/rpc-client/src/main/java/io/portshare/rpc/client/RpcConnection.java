@@ -1,5 +1,6 @@
 package io.portshare.rpc.client;
 
+import io.portshare.rpc.codec.RpcFrame;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -140,13 +141,13 @@ public final class RpcConnection {
     Buffer in = partial == null ? data : partial.appendBuffer(data);
     int at = 0;
     int length = in.length();
-    while (failure == null && length - at >= Frames.HEADER_LENGTH) {
-      long payloadLength = in.getUnsignedInt(at);
-      if (payloadLength > maxPayload) {
-        fail(new VertxException("answer longer than " + maxPayload + " bytes: " + payloadLength, true));
+    while (failure == null && length - at >= RpcFrame.HEADER_LENGTH) {
+      int header = in.getInt(at);
+      int frameLength = RpcFrame.frameLength(header, maxPayload);
+      if (frameLength < 0) {
+        fail(new VertxException("answer " + RpcFrame.tooLong(header, maxPayload), true));
         return;
       }
-      int frameLength = Frames.HEADER_LENGTH + (int) payloadLength;
       if (length - at < frameLength) {
         break;
       }
@@ -157,7 +158,7 @@ public final class RpcConnection {
       return;
     }
     // What is kept is copied: the buffer Vert.x handed in is not ours once this returns.
-    partial = at == length ? null : Buffer.buffer(length - at + Frames.HEADER_LENGTH).appendBuffer(in, at, length - at);
+    partial = at == length ? null : Buffer.buffer(length - at + RpcFrame.HEADER_LENGTH).appendBuffer(in, at, length - at);
   }
 
   private void answer(Buffer in, int at, int frameLength) {
@@ -167,7 +168,7 @@ public final class RpcConnection {
       return;
     }
     if (frameLength != r.frame.length()) {
-      mismatch(r, "length " + (frameLength - Frames.HEADER_LENGTH) + ", sent " + (r.frame.length() - Frames.HEADER_LENGTH));
+      mismatch(r, "length " + (frameLength - RpcFrame.HEADER_LENGTH) + ", sent " + (r.frame.length() - RpcFrame.HEADER_LENGTH));
       return;
     }
     if (!in.slice(at, at + frameLength).equals(r.frame)) {

@@ -1,5 +1,7 @@
 package io.portshare.rpc.client;
 
+import io.portshare.rpc.codec.RpcFrame;
+
 import static io.portshare.rpc.client.Peer.get;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -113,7 +115,7 @@ class RpcConnectionTest {
   void takesManyAnswersFromOneRead(Vertx vertx) throws Exception {
     // The peer answers only once all ten frames are in, with one write holding all ten.
     int frames = 10;
-    int frameLength = Frames.HEADER_LENGTH + 64;
+    int frameLength = RpcFrame.HEADER_LENGTH + 64;
     Peer peer = Peer.start(vertx, so -> {
       Buffer all = Buffer.buffer();
       so.handler(data -> {
@@ -137,7 +139,7 @@ class RpcConnectionTest {
   @Test
   void keepsAtMostThePipelineDepthInFlightAndCompletesInOrder(Vertx vertx) throws Exception {
     int depth = 3;
-    int frameLength = Frames.HEADER_LENGTH + 16;
+    int frameLength = RpcFrame.HEADER_LENGTH + 16;
     AtomicInteger receivedBytes = new AtomicInteger();
     AtomicReference<NetSocket> socket = new AtomicReference<>();
     AtomicReference<Context> context = new AtomicReference<>();
@@ -203,7 +205,7 @@ class RpcConnectionTest {
     // The first request is echoed at once. The second and third are held until both have arrived, so
     // both are in flight when the answers come (a third sent after the bad answer was read would fail
     // as sent on a closed connection): the second with its last byte changed, the third intact.
-    int frame = Frames.HEADER_LENGTH + 32;
+    int frame = RpcFrame.HEADER_LENGTH + 32;
     Peer peer = Peer.start(vertx, so -> {
       Buffer received = Buffer.buffer();
       so.handler(data -> {
@@ -251,7 +253,7 @@ class RpcConnectionTest {
     AtomicInteger closes = new AtomicInteger();
     conn.closeHandler(v -> closes.incrementAndGet());
     assertThat(failure(conn.send(Frames.pattern(8))))
-        .isInstanceOf(VertxException.class).hasMessageContaining("answer longer than 1024 bytes: 2048");
+        .isInstanceOf(VertxException.class).hasMessage("answer frame length 2048 above the max payload 1024");
     await().atMost(Duration.ofSeconds(10)).until(() -> closes.get() == 1);
   }
 

@@ -1,13 +1,12 @@
-package io.portshare.rpc;
+package io.portshare.rpc.codec;
 
 import io.netty.buffer.ByteBuf;
-import io.portshare.rpc.client.Frames;
+import io.netty.buffer.ByteBufAllocator;
 
 /**
- * Splits a byte stream into RPC frames (4-byte big-endian length, then that many payload bytes)
- * on the server's Netty pipeline. Complete frames are handed over in place, as an index into the
- * buffer that was read, so the server can echo a slice without copying; only a frame cut by
- * the end of a read is copied, into a buffer that grows as the rest of it arrives.
+ * Splits a byte stream into RPC frames. Complete frames are handed over in place, as an index into
+ * the buffer that was read, so a server can echo a slice without copying; only a frame cut by the
+ * end of a read is copied, into a buffer that grows as the rest of it arrives.
  *
  * <p>Not thread-safe: one decoder per connection, used on that connection's event loop.
  */
@@ -25,15 +24,26 @@ public final class FrameDecoder {
   }
 
   private final int maxPayload;
+  /** Where a frame cut by the end of a read is kept; null: the read buffer's own allocator. */
+  private final ByteBufAllocator partials;
   /** The frame cut by the end of the last read, header first; null at a frame boundary. */
   private ByteBuf partial;
 
-  /** @param maxPayload the largest payload accepted; a larger declared length is a protocol error */
+  /**
+   * @param maxPayload the largest payload accepted; a larger declared length is a protocol error
+   */
   public FrameDecoder(int maxPayload) {
-    if (maxPayload < 0 || maxPayload > Integer.MAX_VALUE - Frames.HEADER_LENGTH) {
-      throw new IllegalArgumentException("max payload out of range: " + maxPayload);
-    }
-    this.maxPayload = maxPayload;
+    this(maxPayload, null);
+  }
+
+  /**
+   * As the other, keeping a frame cut by the end of a read in a buffer of {@code partials} (null: of
+   * the read buffer's allocator): a caller that hands such a frame on past the call picks one whose
+   * buffers need no release.
+   */
+  public FrameDecoder(int maxPayload, ByteBufAllocator partials) {
+    this.maxPayload = RpcFrame.checkMaxPayload(maxPayload);
+    this.partials = partials;
   }
 
   public int maxPayload() {
@@ -51,18 +61,17 @@ public final class FrameDecoder {
     if (partial != null && !completePartial(in, handler)) {
       return false;
     }
-    while (in.readableBytes() >= Frames.HEADER_LENGTH) {
+    while (in.readableBytes() >= RpcFrame.HEADER_LENGTH) {
       int index = in.readerIndex();
-      long length = in.getUnsignedInt(index);
-      if (length > maxPayload) {
+      int frameLength = RpcFrame.frameLength(in.getInt(index), maxPayload);
+      if (frameLength < 0) {
         return false;
       }
-      int frameLength = Frames.HEADER_LENGTH + (int) length;
       if (in.readableBytes() < frameLength) {
         break;
       }
       in.readerIndex(index + frameLength);
-      handler.onFrame(in, index, (int) length);
+      handler.onFrame(in, index, frameLength - RpcFrame.HEADER_LENGTH);
     }
     if (in.isReadable()) {
       keepPartial(in);
@@ -84,17 +93,16 @@ public final class FrameDecoder {
   }
 
   private boolean completePartial(ByteBuf in, FrameHandler handler) {
-    if (partial.readableBytes() < Frames.HEADER_LENGTH) {
-      partial.writeBytes(in, Math.min(Frames.HEADER_LENGTH - partial.readableBytes(), in.readableBytes()));
-      if (partial.readableBytes() < Frames.HEADER_LENGTH) {
+    if (partial.readableBytes() < RpcFrame.HEADER_LENGTH) {
+      partial.writeBytes(in, Math.min(RpcFrame.HEADER_LENGTH - partial.readableBytes(), in.readableBytes()));
+      if (partial.readableBytes() < RpcFrame.HEADER_LENGTH) {
         return true;
       }
     }
-    long length = partial.getUnsignedInt(partial.readerIndex());
-    if (length > maxPayload) {
+    int frameLength = RpcFrame.frameLength(partial.getInt(partial.readerIndex()), maxPayload);
+    if (frameLength < 0) {
       return false;
     }
-    int frameLength = Frames.HEADER_LENGTH + (int) length;
     int missing = frameLength - partial.readableBytes();
     partial.writeBytes(in, Math.min(missing, in.readableBytes()));
     if (partial.readableBytes() < frameLength) {
@@ -103,7 +111,7 @@ public final class FrameDecoder {
     ByteBuf frame = partial;
     partial = null;
     try {
-      handler.onFrame(frame, frame.readerIndex(), (int) length);
+      handler.onFrame(frame, frame.readerIndex(), frameLength - RpcFrame.HEADER_LENGTH);
     } finally {
       frame.release();
     }
@@ -111,15 +119,14 @@ public final class FrameDecoder {
   }
 
   private void keepPartial(ByteBuf in) {
+    ByteBufAllocator alloc = partials == null ? in.alloc() : partials;
     int readable = in.readableBytes();
-    int capacity;
-    if (readable >= Frames.HEADER_LENGTH) {
+    if (readable >= RpcFrame.HEADER_LENGTH) {
       // The length is known and checked; grow toward it as bytes come rather than trusting it up front.
-      int frameLength = Frames.HEADER_LENGTH + (int) in.getUnsignedInt(in.readerIndex());
-      capacity = Math.min(frameLength, Math.max(readable * 2, 256));
-      partial = in.alloc().buffer(capacity, frameLength);
+      int frameLength = RpcFrame.HEADER_LENGTH + (int) in.getUnsignedInt(in.readerIndex());
+      partial = alloc.buffer(Math.min(frameLength, Math.max(readable * 2, 256)), frameLength);
     } else {
-      partial = in.alloc().buffer(256);
+      partial = alloc.buffer(256);
     }
     partial.writeBytes(in);
   }

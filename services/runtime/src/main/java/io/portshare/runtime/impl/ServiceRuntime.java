@@ -11,12 +11,12 @@ import io.portshare.runtime.UsageException;
 import io.portshare.runtime.WarmUpExchange;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.ScalingMode;
+import io.portshare.runtime.impl.mode.Machine;
 import io.portshare.runtime.net.AcceptErrorHandler;
 import io.portshare.runtime.net.Connections;
 import io.portshare.runtime.net.FileLimit;
 import io.portshare.runtime.net.InheritedSockets;
 import io.portshare.runtime.net.Listeners;
-import io.portshare.runtime.net.PinnedMode;
 import io.portshare.runtime.warmup.StartTimes;
 import io.portshare.runtime.warmup.WarmUp;
 import java.time.Duration;
@@ -141,7 +141,7 @@ public final class ServiceRuntime {
 
   private void startAll() {
     descriptor.validate(settings);
-    plan = StartPlan.settle(common, inherited, StartPlan.Machine.HERE);
+    plan = StartPlan.settle(common, inherited, Machine.HERE);
     if (!inherited.isEmpty()) {
       LOG.info("serving {} inherited listening socket(s) on port {} from {}", inherited.size(), inherited.port(),
           inherited.source());
@@ -164,14 +164,10 @@ public final class ServiceRuntime {
     }
     AcceptErrorHandler acceptErrors = new AcceptErrorHandler(descriptor.name(), connections::open);
     port = instances.listen(plan, connections, acceptErrors, warmUpExchange != null);
-    PinnedMode pinned = plan.pinned();
-    if (pinned != null) {
-      if (pinned.steer(listeners, port, plan.instances())) {
-        pinned.registerMeters(registry, descriptor.name());
-      } else {
-        plan = plan.withoutPinning(pinned.failure());
-        admin.planChanged(plan);
-      }
+    StartPlan steered = plan.steered(listeners, port, registry, descriptor.name());
+    if (steered != plan) {
+      plan = steered;
+      admin.planChanged(plan);
     }
     admin.watch(instances.verticles());
     long listeningMillis = StartTimes.sinceJvmStart();
@@ -261,7 +257,7 @@ public final class ServiceRuntime {
 
   /** The scaling mode that runs: the plan's. */
   public ScalingMode mode() {
-    return plan.mode();
+    return plan.mode().name();
   }
 
   /** The transport that runs, by name: the plan's. */

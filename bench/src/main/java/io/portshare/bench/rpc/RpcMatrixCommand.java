@@ -13,6 +13,7 @@ import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
 import io.portshare.runtime.config.ExitCodes;
+import io.portshare.runtime.config.ScalingMode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +40,8 @@ public final class RpcMatrixCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  static final List<String> MODES = List.of("shared", "reuseport", "pinned", "processes", "c-epoll");
+  static final List<String> MODES = List.of(ScalingMode.SHARED.label(), ScalingMode.REUSEPORT.label(),
+      ScalingMode.PINNED.label(), "processes", "c-epoll");
 
   @Option(names = "--target", description = "HOST:PORT of a running echo server (e.g. a Kubernetes Service): one row, no servers started")
   String target;

@@ -8,6 +8,7 @@ import io.portshare.bench.results.Row;
 import io.portshare.bench.results.Table;
 import io.portshare.bench.rpc.Column;
 import io.portshare.bench.rpc.RpcMatrix;
+import io.portshare.runtime.config.ScalingMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,7 +24,8 @@ import java.util.Map;
 final class RpcWorkers {
 
   static final String ONE_SOCKET = "one-socket";
-  static final List<String> MODES = List.of(ONE_SOCKET, "shared", "reuseport", "pinned", "c-epoll");
+  static final List<String> MODES = List.of(ONE_SOCKET, ScalingMode.SHARED.label(), ScalingMode.REUSEPORT.label(),
+      ScalingMode.PINNED.label(), "c-epoll");
   static final String OVERSUBSCRIBED = "oversubscribed";
 
   private final Lab lab;
@@ -42,7 +44,7 @@ final class RpcWorkers {
       for (String mode : plan.rpcModes()) {
         String label = mode + " x" + w;
         order.add(label);
-        if (mode.equals("pinned") && w > lab.cpus) {
+        if (mode.equals(ScalingMode.PINNED.label()) && w > lab.cpus) {
           skipped.put(label, "not run: pinned gives each event loop a CPU of its own, and there are " + lab.cpus);
         } else {
           plans.add(row(mode, w, port));

@@ -2,6 +2,7 @@ package io.portshare.bench.server;
 
 import io.portshare.bench.cpu.CpuTime;
 import io.portshare.kit.AdminPort;
+import io.portshare.runtime.config.ScalingMode;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -42,7 +43,7 @@ public final class ServerProcesses implements AutoCloseable {
       cmd.addAll(List.of("-jar", jar.toString(),
           "--host", host, "--port", Integer.toString(port), "--admin-port", Integer.toString(port + 1 + i),
           "--instances", Integer.toString(processes ? 1 : workers),
-          "--mode", processes ? "reuseport" : mode,
+          "--mode", processes ? ScalingMode.REUSEPORT.label() : mode,
           "--drain-timeout", "2s"));
       out.add(cmd);
     }

@@ -8,7 +8,7 @@ import io.portshare.runtime.ServiceContext;
 import io.portshare.runtime.Settings;
 import io.portshare.runtime.StartException;
 import io.portshare.runtime.config.RuntimeSettings;
-import io.portshare.runtime.config.ScalingMode;
+import io.portshare.runtime.impl.mode.Mode;
 import io.portshare.runtime.net.Connections;
 import io.portshare.runtime.net.Listeners;
 import io.portshare.runtime.net.OwnPipelines;
@@ -44,7 +44,7 @@ final class InstanceContext implements ServiceContext {
   private final String serviceName;
   private final Settings settings;
   private final RuntimeSettings common;
-  private final ScalingMode mode;
+  private final Mode mode;
   private final int instance;
   private final int port;
   private final MeterRegistry registry;
@@ -64,7 +64,7 @@ final class InstanceContext implements ServiceContext {
   /** This instance's own-pipeline listener's loop, once it listens with one. */
   private OwnPipelines.Loop ownLoop;
 
-  InstanceContext(String serviceName, Settings settings, RuntimeSettings common, ScalingMode mode, int instance,
+  InstanceContext(String serviceName, Settings settings, RuntimeSettings common, Mode mode, int instance,
       int port, MeterRegistry registry, Connections connections, OwnPipelines ownPipelines, RuntimeTransport transport,
       ReadinessChecks readiness, boolean warmingUp) {
     this.serviceName = serviceName;
@@ -94,10 +94,6 @@ final class InstanceContext implements ServiceContext {
   @Override
   public String mode() {
     return mode.label();
-  }
-
-  ScalingMode scalingMode() {
-    return mode;
   }
 
   @Override
@@ -138,7 +134,7 @@ final class InstanceContext implements ServiceContext {
     o.setHost(common.host())
         .setPort(port)
         .setReuseAddress(true)
-        .setReusePort(mode.socketPerInstance())
+        .setReusePort(mode.reusePort())
         .setTcpNoDelay(true)
         .setAcceptBacklog(Listeners.ACCEPT_BACKLOG);
   }

@@ -7,7 +7,7 @@ import io.portshare.runtime.Settings;
 import io.portshare.runtime.StartException;
 import io.portshare.runtime.WarmUpExchange;
 import io.portshare.runtime.config.RuntimeSettings;
-import io.portshare.runtime.config.ScalingMode;
+import io.portshare.runtime.impl.mode.Mode;
 import io.portshare.runtime.net.AcceptErrorHandler;
 import io.portshare.runtime.net.Connections;
 import io.portshare.runtime.net.Listeners;
@@ -33,8 +33,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A service's instances laid out as its plan says: the Vert.x instances (one with N event loops in
- * {@code shared}, one per instance otherwise), the verticle on each event loop, and its context.
+ * A service's instances laid out as its plan's mode says: the Vert.x instances and their event loops,
+ * the verticle on each event loop, and its context.
  * {@link ServiceRuntime} starts, warms, drains and stops them through this class.
  */
 final class Instances {
@@ -70,29 +70,27 @@ final class Instances {
   }
 
   /**
-   * Deploys every instance of {@code plan} and waits until each listens: {@code shared} on one Vert.x
-   * whose verticles share one listener; otherwise a Vert.x per instance, the first alone so that port
-   * 0 resolves to one port the rest then join, and, pinned, one after another in CPU order (the
-   * steering program numbers the listeners in bind order). Returns the port bound.
+   * Deploys every instance of {@code plan} and waits until each listens: a Vert.x per listener with
+   * the event loops the mode gives it (shared: one Vert.x whose verticles share one listener), the
+   * first alone so that port 0 resolves to one port the rest then join, and, where the mode binds in
+   * order (pinned: the steering program numbers the listeners in bind order), one after another.
+   * Returns the port bound.
    */
   int listen(StartPlan plan, Connections connections, AcceptErrorHandler acceptErrors, boolean warmingUp) {
     int asked = plan.port();
     int instances = plan.instances();
-    if (plan.mode() == ScalingMode.SHARED) {
-      // One Vert.x shares one socket among its verticles by host and port; port 0 would give each
-      // its own random port, so ask for Vert.x's "shared random port" (-1) instead.
-      StartFailures.await(deploy(plan, newServiceVertx(plan, connections, acceptErrors, instances, 0), 0, instances,
-          asked == 0 ? -1 : asked, connections, warmingUp), "port " + asked);
-      return contexts().get(0).actualPort();
-    }
-    StartFailures.await(deploy(plan, newServiceVertx(plan, connections, acceptErrors, 1, 0), 0, 1, asked, connections,
-        warmingUp), "port " + asked);
+    int loops = plan.mode().loopsPerVertx(instances);
+    // One Vert.x shares one socket among its verticles by host and port; port 0 would give each
+    // its own random port, so ask for Vert.x's "shared random port" (-1) instead.
+    int first = loops > 1 && asked == 0 ? -1 : asked;
+    StartFailures.await(deploy(plan, newServiceVertx(plan, connections, acceptErrors, loops, 0), 0, loops, first,
+        connections, warmingUp), "port " + asked);
     int bound = contexts().get(0).actualPort();
     List<Future<?>> rest = new ArrayList<>();
-    for (int i = 1; i < instances; i++) {
-      Future<String> deployed = deploy(plan, newServiceVertx(plan, connections, acceptErrors, 1, i), i, 1, bound,
-          connections, warmingUp);
-      if (plan.pinned() != null) {
+    for (int i = loops; i < instances; i += loops) {
+      Future<String> deployed = deploy(plan, newServiceVertx(plan, connections, acceptErrors, loops, i), i, loops,
+          bound, connections, warmingUp);
+      if (plan.mode().bindsInOrder()) {
         StartFailures.await(deployed, "port " + bound);
       } else {
         rest.add(deployed);
@@ -104,15 +102,15 @@ final class Instances {
 
   /**
    * A Vert.x for the service with {@code eventLoops} loops, numbered from {@code firstLoop} in
-   * metrics, serving the plan's inherited socket for that loop or binding its own; pinned to its
-   * CPU when the plan is pinned.
+   * metrics, serving the plan's inherited socket for that Vert.x or binding its own, placed as the
+   * mode places it.
    */
   private ServiceVertx newServiceVertx(StartPlan plan, Connections connections, AcceptErrorHandler acceptErrors,
       int eventLoops, int firstLoop) {
     Transport transport = plan.transport();
     RuntimeTransport runtimeTransport = new RuntimeTransport(transport, plan.leanChannels(),
         common.acceptOnEventLoop() && eventLoops == 1, listeners, acceptErrors, connections, ownPipelines, firstLoop,
-        plan.inheritedFd(firstLoop));
+        plan.inheritedFd(firstLoop / eventLoops));
     VertxOptions options = new VertxOptions()
         .setWorkerPoolSize(Math.max(2, eventLoops))
         .setInternalBlockingPoolSize(Math.max(2, eventLoops));
@@ -125,9 +123,7 @@ final class Instances {
     synchronized (vertxes) {
       vertxes.add(vertx);
     }
-    if (plan.pinned() != null) {
-      plan.pinned().pin(vertx, firstLoop);
-    }
+    plan.mode().place(vertx, firstLoop);
     return new ServiceVertx(vertx, runtimeTransport);
   }
 
@@ -138,7 +134,7 @@ final class Instances {
   private Future<String> deploy(StartPlan plan, ServiceVertx service, int firstIndex, int count, int listenPort,
       Connections connections, boolean warmingUp) {
     AtomicInteger next = new AtomicInteger(firstIndex);
-    ScalingMode mode = plan.mode();
+    Mode mode = plan.mode();
     DeploymentOptions deployment = new DeploymentOptions(deploymentBase).setInstances(count);
     return service.vertx().deployVerticle(() -> {
       int index = next.getAndIncrement();
@@ -226,7 +222,7 @@ final class Instances {
     WarmUp.Result r;
     try {
       r = new WarmUp(exchange, SocketAddress.inetSocketAddress(port, target), limit, stop)
-          .run(vertxes(), plan.mode() == ScalingMode.SHARED ? plan.instances() : 1,
+          .run(vertxes(), plan.mode().loopsPerVertx(plan.instances()),
               () -> all.stream().mapToLong(InstanceContext::warmUpConnections).min().orElse(0));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

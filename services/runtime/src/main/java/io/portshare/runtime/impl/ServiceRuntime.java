@@ -8,81 +8,42 @@ import io.portshare.runtime.ServiceVerticle;
 import io.portshare.runtime.Settings;
 import io.portshare.runtime.StartException;
 import io.portshare.runtime.UsageException;
-import io.portshare.runtime.WarmUpExchange;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.ScalingMode;
-import io.portshare.runtime.net.AcceptErrorHandler;
-import io.portshare.runtime.net.Connections;
-import io.portshare.runtime.net.FileLimit;
 import io.portshare.runtime.net.InheritedSockets;
 import io.portshare.runtime.net.Listeners;
-import io.portshare.runtime.net.PinnedMode;
 import io.portshare.runtime.warmup.StartTimes;
-import io.portshare.runtime.warmup.WarmUp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * A running service: its Vert.x instance(s) laid out by the scaling mode, its verticles, the
- * admin server, and the drain that stops them. Start it with {@link #start}; tests do the same
- * in-process.
+ * A running service: its Vert.x instance(s) laid out by the scaling mode, its verticles, the admin
+ * server, and the drain that stops them. Start it with {@link #start}; tests do the same in-process.
+ * The steps of the start are {@link StartSequence}'s, those of the stop {@link Drain}'s.
  */
 public final class ServiceRuntime {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ServiceRuntime.class);
-  /** The fewest descriptors an instance takes to start: an epoll, an eventfd, a timerfd, a listener. */
-  private static final int DESCRIPTORS_PER_INSTANCE = 4;
-  /** How much longer than the drain timeout the verticles' drains may take to report back. */
-  private static final Duration DRAIN_REPORT_WAIT = Duration.ofSeconds(2);
-  /**
-   * How long closing the service's Vert.x instances, then the admin's, may each take once drained:
-   * nothing is left to finish then, so a close that takes longer is stuck, and the pod's grace
-   * period must cover it (see {@link #waitsBeyondDrain}).
-   */
-  private static final Duration CLOSE_WAIT = Duration.ofSeconds(3);
-
-  private final ServiceDescriptor descriptor;
-  private final Settings settings;
-  private final RuntimeSettings common;
-  private final InheritedSockets inherited;
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private Connections connections;
-  private final Listeners listeners = new Listeners();
   /** The Vert.x instances, verticles and contexts the plan lays out. */
   private final Instances instances;
   /** Health, readiness and metrics, on a Vert.x of their own. */
   private final AdminSide admin;
-  /** What this start runs: settled first, then carried out; replaced once if pinned falls back when bound. */
-  private volatile StartPlan plan;
-  /** The port the service listens on: the plan's, or the one the kernel chose for port 0. */
-  private int port;
-  private volatile boolean stopped;
-  /** The exchange the warm-up drives, or null when there is none (--warmup 0, or the service has none). */
-  private WarmUpExchange warmUpExchange;
-  private StartTimes startTimes;
-  /** A stop asked for while starting: the start skips what is left (deploys, warm-up) and the caller stops it. */
-  private final StopRequest stopRequest;
-  /** How far the start got: "starting", "warming up" or "ready". */
-  private volatile String phase = "starting";
-  /** When the drain began (System.nanoTime), 0 before. */
-  private volatile long drainStartedNanos;
+  private final StartSequence start;
+  private final Drain drain;
 
   private ServiceRuntime(ServiceDescriptor descriptor, Settings settings, InheritedSockets inherited,
       StopRequest stopRequest) {
-    this.descriptor = descriptor;
-    this.settings = settings;
-    this.common = RuntimeSettings.of(settings);
-    this.inherited = inherited;
-    this.stopRequest = stopRequest;
+    RuntimeSettings common = RuntimeSettings.of(settings);
+    Listeners listeners = new Listeners();
     // Before the admin side binds the first meter: the server meters' histogram filter must come first.
     VertxServerMeters serverMeters = common.vertxMetrics() ? new VertxServerMeters(registry, descriptor.name()) : null;
     this.admin = new AdminSide(descriptor.name(), common, registry, inherited);
     this.instances = new Instances(descriptor, settings, common, registry, listeners, serverMeters,
         admin::addReadinessCheck);
+    this.start = new StartSequence(descriptor, settings, inherited, registry, listeners, instances, admin, stopRequest);
+    this.drain = new Drain(listeners, instances, admin, start);
   }
 
   /**
@@ -126,12 +87,12 @@ public final class ServiceRuntime {
       StopRequest stopRequest) {
     ServiceRuntime rt = new ServiceRuntime(descriptor, settings, inherited, stopRequest);
     try {
-      rt.startAll();
+      rt.start.run(rt.drain::seconds);
     } catch (StartException | UsageException e) {
-      rt.closeAll();
+      rt.drain.closeAll();
       throw e;
     } catch (RuntimeException e) {
-      rt.closeAll();
+      rt.drain.closeAll();
       // Out of descriptors while making event loops (epoll_create1, eventfd) rather than while
       // listening: the same clear line as at a listen.
       throw StartFailures.outOfDescriptors(e, "cannot start " + descriptor.name()).orElseThrow(() -> e);
@@ -139,96 +100,12 @@ public final class ServiceRuntime {
     return rt;
   }
 
-  private void startAll() {
-    descriptor.validate(settings);
-    plan = StartPlan.settle(common, inherited, StartPlan.Machine.HERE);
-    if (!inherited.isEmpty()) {
-      LOG.info("serving {} inherited listening socket(s) on port {} from {}", inherited.size(), inherited.port(),
-          inherited.source());
-    }
-    Duration warmUpLimit = common.warmup();
-    warmUpExchange = warmUpLimit.isZero() ? null : descriptor.warmUp(settings).orElse(null);
-
-    admin.start(plan, () -> drainStartedNanos == 0 ? 0 : (System.nanoTime() - drainStartedNanos) / 1e9);
-
-    // Each instance needs at least an epoll, an eventfd, a timerfd and a listening socket. Short of
-    // those, say so now: further in, Vert.x and Netty meet the limit in places that log stack traces
-    // (the hosts file, a bind's promise) before any clear error could be given.
-    if (!FileLimit.fits(plan.instances() * DESCRIPTORS_PER_INSTANCE)) {
-      throw new StartException("cannot start " + descriptor.name() + ": out of file descriptors (open files limit "
-          + FileLimit.describe() + "); raise the limit (ulimit -n) or lower --instances", null);
-    }
-    connections = new Connections(registry, descriptor.name(), plan.instances(), warmUpExchange != null);
-    if (stopRequest.requested()) {
-      return;
-    }
-    AcceptErrorHandler acceptErrors = new AcceptErrorHandler(descriptor.name(), connections::open);
-    port = instances.listen(plan, connections, acceptErrors, warmUpExchange != null);
-    PinnedMode pinned = plan.pinned();
-    if (pinned != null) {
-      if (pinned.steer(listeners, port, plan.instances())) {
-        pinned.registerMeters(registry, descriptor.name());
-      } else {
-        plan = plan.withoutPinning(pinned.failure());
-        admin.planChanged(plan);
-      }
-    }
-    admin.watch(instances.verticles());
-    long listeningMillis = StartTimes.sinceJvmStart();
-    if (stopRequest.requested()) {
-      return;
-    }
-    phase = "warming up";
-    WarmUp.Result warmed = null;
-    if (warmUpExchange != null) {
-      warmed = instances.warmUp(warmUpExchange, plan, port, warmUpLimit, stopRequest, connections::warmUpEnded);
-    }
-    if (stopRequest.requested()) {
-      return;
-    }
-    startTimes = new StartTimes(listeningMillis, StartTimes.sinceJvmStart(), warmed);
-    startTimes.register(registry, descriptor.name());
-    phase = "ready";
-    admin.ready(true);
-  }
-
   /**
    * Graceful stop: readiness turns false, listeners close, open connections finish up to the
    * timeout, then every Vert.x closes. Blocks until done; safe to call twice.
    */
   public void stop(Duration drainTimeout) {
-    synchronized (this) {
-      if (stopped) {
-        return;
-      }
-      stopped = true;
-    }
-    drainStartedNanos = System.nanoTime();
-    admin.ready(false);
-    if (!phase.equals("ready")) {
-      LOG.info("stopped while {}: {}", phase, listeners.isEmpty() ? "nothing was listening, nothing to drain"
-          : "draining what it accepted meanwhile");
-    }
-    LOG.info("draining: {} connections open, timeout {} ms", connections.open(), drainTimeout.toMillis());
-    // Before any server's own shutdown, and with empty accept queues: see Listeners. Connections
-    // already accepted are served meanwhile; they are told to finish once the listeners are closed.
-    long t0 = System.nanoTime();
-    listeners.closeAll(drainTimeout);
-    // --drain-timeout bounds the whole drain, the wait for the accept queues included.
-    Duration left = drainTimeout.minusNanos(System.nanoTime() - t0);
-    Duration connectionsTimeout = left.isNegative() ? Duration.ZERO : left;
-    instances.drain(connectionsTimeout, DRAIN_REPORT_WAIT);
-    closeAll();
-    LOG.info("drained: {} connections were cut at the timeout", connections.open());
-  }
-
-  private void closeAll() {
-    instances.close(CLOSE_WAIT);
-    try {
-      admin.close(CLOSE_WAIT);
-    } catch (Exception e) {
-      LOG.warn("closing admin server: {}", e.toString());
-    }
+    drain.run(drainTimeout);
   }
 
   /**
@@ -237,12 +114,12 @@ public final class ServiceRuntime {
    * must cover its preStop, the drain timeout and this.
    */
   public static Duration waitsBeyondDrain() {
-    return DRAIN_REPORT_WAIT.plus(CLOSE_WAIT).plus(CLOSE_WAIT);
+    return Drain.waitsBeyondDrain();
   }
 
   /** The port the service listens on (the real one when 0 was asked for). */
   public int port() {
-    return port;
+    return start.port();
   }
 
   public int adminPort() {
@@ -256,17 +133,17 @@ public final class ServiceRuntime {
 
   /** What this start runs, and why wherever it is not what the settings asked. */
   public StartPlan plan() {
-    return plan;
+    return start.plan();
   }
 
   /** The scaling mode that runs: the plan's. */
   public ScalingMode mode() {
-    return plan.mode();
+    return plan().mode().name();
   }
 
   /** The transport that runs, by name: the plan's. */
   public String transport() {
-    return plan.transportName();
+    return plan().transportName();
   }
 
   /**
@@ -274,7 +151,7 @@ public final class ServiceRuntime {
    * starting cut it short.
    */
   public boolean ready() {
-    return phase.equals("ready");
+    return start.phase() == Phase.READY;
   }
 
   /** Service event loops that have not run for --liveness-timeout: what /health/live fails on. */
@@ -282,14 +159,9 @@ public final class ServiceRuntime {
     return admin.stuckLoops();
   }
 
-  /** How far the start got: "starting", "warming up" or "ready". */
-  String phase() {
-    return phase;
-  }
-
   /** When the service listened and when it became ready, and what its warm-up did (null unless ready). */
   public StartTimes startTimes() {
-    return startTimes;
+    return start.startTimes();
   }
 
   public PrometheusMeterRegistry registry() {

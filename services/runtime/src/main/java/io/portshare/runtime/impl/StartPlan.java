@@ -1,12 +1,14 @@
 package io.portshare.runtime.impl;
 
-import io.portshare.runtime.UsageException;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.portshare.runtime.config.ChannelSetting;
 import io.portshare.runtime.config.RuntimeSettings;
-import io.portshare.runtime.config.ScalingMode;
-import io.portshare.runtime.config.TransportSetting;
+import io.portshare.runtime.impl.mode.GivenSockets;
+import io.portshare.runtime.impl.mode.Machine;
+import io.portshare.runtime.impl.mode.Mode;
+import io.portshare.runtime.impl.mode.Modes;
 import io.portshare.runtime.net.InheritedSockets;
-import io.portshare.runtime.net.PinnedMode;
+import io.portshare.runtime.net.Listeners;
 import io.portshare.runtime.net.TransportChoice;
 import io.portshare.runtime.net.lean.LeanChannels;
 import io.vertx.core.transport.Transport;
@@ -21,49 +23,20 @@ import org.slf4j.LoggerFactory;
  * reason for each fallback from what the settings asked. {@link ServiceRuntime} carries it out;
  * {@code portshare_info} and the start banner read it.
  *
- * <p>A value: the one fallback that can only show once the listeners are bound (pinned's
- * steering refused) is a new plan ({@link #withoutPinning}).
+ * <p>A value: a fallback that can only show once the listeners are bound (pinned's steering
+ * refused) is a new plan ({@link #steered}).
  *
+ * @param mode the scaling mode that runs, prepared for this start (see {@link Mode#prepare})
  * @param leanChannels listeners and connections are the runtime's lean epoll channels, not Netty's own
- * @param pinned the prepared pinned layout when {@code mode} is pinned, else null
  * @param fallbacks each decision that differs from the settings, in the words of its WARN line
  */
-public record StartPlan(ScalingMode mode, Transport transport, boolean leanChannels, int instances,
-    InheritedSockets sockets, int port, PinnedMode pinned, List<String> fallbacks) {
+public record StartPlan(Mode mode, Transport transport, boolean leanChannels, int instances,
+    InheritedSockets sockets, int port, List<String> fallbacks) {
 
   private static final Logger LOG = LoggerFactory.getLogger(StartPlan.class);
 
   public StartPlan {
     fallbacks = List.copyOf(fallbacks);
-  }
-
-  /** What the plan asks of the machine: which transports run here, and whether pinned can. */
-  interface Machine {
-    /** The machine this process runs on. */
-    Machine HERE = new Machine() {
-      @Override
-      public TransportChoice.Chosen transport(TransportSetting wanted) {
-        return TransportChoice.choose(wanted);
-      }
-
-      @Override
-      public PinnedMode pinned(Transport transport, int instances) {
-        return PinnedMode.prepare(transport, instances);
-      }
-
-      @Override
-      public boolean leanChannelsTested() {
-        return LeanChannels.testedOnThisNetty();
-      }
-    };
-
-    TransportChoice.Chosen transport(TransportSetting wanted);
-
-    /** The pinned layout; throws, the reason in its message, where it cannot run. */
-    PinnedMode pinned(Transport transport, int instances);
-
-    /** True when the Netty here is the one the lean channels were tested on. */
-    boolean leanChannelsTested();
   }
 
   /**
@@ -77,28 +50,10 @@ public record StartPlan(ScalingMode mode, Transport transport, boolean leanChann
     if (chosen.fallback() != null) {
       fallback(fallbacks, chosen.fallback());
     }
-    if (!sockets.isEmpty() && transport == Transport.IO_URING) {
-      // Netty's io_uring listener cannot be built over an existing descriptor; epoll's can.
-      fallback(fallbacks, "transport io_uring cannot serve inherited listening sockets; using epoll");
-      transport = machine.transport(TransportSetting.EPOLL).transport();
-    }
-    ScalingMode mode = settings.mode();
-    PinnedMode pinned = null;
-    if (mode == ScalingMode.PINNED) {
-      try {
-        pinned = machine.pinned(transport, settings.instances());
-      } catch (RuntimeException | LinkageError e) {
-        fallback(fallbacks, "mode pinned cannot run here: " + e.getMessage() + "; running as reuseport");
-        mode = ScalingMode.REUSEPORT;
-      }
-    }
-    if (!sockets.isEmpty()) {
-      sockets.check(mode, settings);
-      if (transport != Transport.EPOLL) {
-        throw new UsageException(sockets.source() + ": serving inherited sockets needs --transport epoll (this "
-            + "runs " + TransportChoice.name(transport) + ")");
-      }
-    }
+    transport = GivenSockets.transport(sockets, transport, machine, why -> fallback(fallbacks, why));
+    Mode mode = Modes.of(settings.mode()).prepare(transport, settings.instances(), machine,
+        why -> fallback(fallbacks, why));
+    GivenSockets.check(sockets, mode, settings, transport);
     boolean lean = transport == Transport.EPOLL && settings.channel() == ChannelSetting.LEAN;
     if (lean && !machine.leanChannelsTested()) {
       fallback(fallbacks, "--channel lean was tested on Netty " + LeanChannels.TESTED_NETTY + ", not on the "
@@ -106,7 +61,7 @@ public record StartPlan(ScalingMode mode, Transport transport, boolean leanChann
       lean = false;
     }
     int port = sockets.isEmpty() ? settings.port() : sockets.port();
-    return new StartPlan(mode, transport, lean, settings.instances(), sockets, port, pinned, fallbacks);
+    return new StartPlan(mode, transport, lean, settings.instances(), sockets, port, fallbacks);
   }
 
   private static void fallback(List<String> fallbacks, String why) {
@@ -114,11 +69,14 @@ public record StartPlan(ScalingMode mode, Transport transport, boolean leanChann
     fallbacks.add(why);
   }
 
-  /** This plan run as reuseport, once pinned failed after its preparation (its own WARN line said why). */
-  StartPlan withoutPinning(String why) {
+  /**
+   * This plan once its mode steered connections to the listeners bound on {@code port}: itself, or a
+   * new plan in the mode it fell back to, with the reason (already printed as a WARN line).
+   */
+  StartPlan steered(Listeners listeners, int port, MeterRegistry registry, String service) {
     List<String> more = new ArrayList<>(fallbacks);
-    more.add("mode pinned failed (" + why + "); running as reuseport");
-    return new StartPlan(ScalingMode.REUSEPORT, transport, leanChannels, instances, sockets, port, null, more);
+    Mode running = mode.steer(listeners, port, instances, registry, service, more::add);
+    return running == mode ? this : new StartPlan(running, transport, leanChannels, instances, sockets, port, more);
   }
 
   /** The transport's name as the banner, the metrics and {@code --transport} spell it. */
@@ -131,7 +89,7 @@ public record StartPlan(ScalingMode mode, Transport transport, boolean leanChann
     return (leanChannels ? ChannelSetting.LEAN : ChannelSetting.NETTY).label();
   }
 
-  /** The inherited descriptor instance {@code index} serves, or -1: it binds its own. */
+  /** The inherited descriptor the Vert.x instance {@code index} serves, or -1: it binds its own. */
   int inheritedFd(int index) {
     return sockets.isEmpty() ? -1 : sockets.fd(index);
   }

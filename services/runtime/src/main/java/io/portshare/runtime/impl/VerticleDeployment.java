@@ -6,6 +6,7 @@ import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceVerticle;
 import io.portshare.runtime.Settings;
 import io.portshare.runtime.config.RuntimeSettings;
+import io.portshare.runtime.impl.mode.Modes;
 import io.portshare.runtime.net.Connections;
 import io.portshare.runtime.net.OwnPipelines;
 import io.vertx.core.DeploymentOptions;
@@ -52,7 +53,7 @@ public final class VerticleDeployment {
     RuntimeSettings common = RuntimeSettings.of(settings);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     HealthChecks readiness = HealthChecks.create(vertx);
-    InstanceContext context = new InstanceContext(descriptor.name(), settings, common, common.mode(), 0,
+    InstanceContext context = new InstanceContext(descriptor.name(), settings, common, Modes.of(common.mode()), 0,
         common.port(), registry, new Connections(registry, descriptor.name(), 1, false), new OwnPipelines(), null,
         (name, procedure) -> {
           readiness.unregister(name);

@@ -45,7 +45,7 @@ public final class OptionsPage {
     if (begin < 0 || end < begin) {
       throw new IllegalArgumentException("the page has no generated part: " + BEGIN + " ... " + END);
     }
-    return page.substring(0, begin + BEGIN.length()) + "\n" + tables(Launcher.discover().values())
+    return page.substring(0, begin + BEGIN.length()) + "\n" + tables(ServiceDiscovery.discover().values())
         + page.substring(end);
   }
 
@@ -67,7 +67,7 @@ public final class OptionsPage {
           : String.join(", ", perService.entrySet().stream().map(e -> code(e.getValue()) + " " + e.getKey()).toList());
       row(out, o, defaultCell);
     }
-    for (String[] flag : Launcher.launcherFlags(services.stream().map(ServiceDescriptor::name).toList())) {
+    for (String[] flag : HelpPage.launcherFlags(services.stream().map(ServiceDescriptor::name).toList())) {
       out.append("| ").append(code(flag[0])).append(" | ").append(flag[1].isEmpty() ? "" : code(flag[1]))
           .append(" | | ").append(cell(flag[2])).append(" |\n");
     }

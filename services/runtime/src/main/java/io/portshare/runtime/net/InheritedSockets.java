@@ -1,8 +1,6 @@
 package io.portshare.runtime.net;
 
 import io.portshare.runtime.UsageException;
-import io.portshare.runtime.config.RuntimeSettings;
-import io.portshare.runtime.config.ScalingMode;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -82,25 +80,6 @@ public final class InheritedSockets {
     }
     fds.forEach(RawListeners::prepareInherited);
     return new InheritedSockets(fds, addresses, source, supervisor);
-  }
-
-  /**
-   * Fails with one line (exit 2) unless the sockets fit the layout: one per instance for a mode
-   * with a socket per instance, one for {@code shared}; on the port the settings ask for (0: any).
-   */
-  public void check(ScalingMode mode, RuntimeSettings settings) {
-    int instances = settings.instances();
-    int wanted = mode.socketPerInstance() ? instances : 1;
-    if (fds.size() != wanted) {
-      throw new UsageException(source + " gives " + fds.size() + " listening socket" + (fds.size() == 1 ? "" : "s")
-          + " but --mode " + mode.label() + " with --instances " + instances + " ("
-          + settings.instancesSource() + ") serves " + wanted + (mode.socketPerInstance() ? ", one per instance" : ""));
-    }
-    int port = settings.port();
-    if (port != 0 && port != port()) {
-      throw new UsageException(source + " gives sockets listening on port " + port() + " but --port is " + port
-          + " (" + settings.portSource() + "); give --port " + port() + " or 0");
-    }
   }
 
   public boolean isEmpty() {

@@ -3,13 +3,20 @@ package io.portshare.runtime.impl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.portshare.examples.hello.HelloService;
 import io.portshare.runtime.Settings;
 import io.portshare.runtime.UsageException;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.config.ScalingMode;
 import io.portshare.runtime.config.TransportSetting;
+import io.portshare.runtime.impl.mode.Machine;
+import io.portshare.runtime.impl.mode.Mode;
+import io.portshare.runtime.impl.mode.Modes;
+import io.portshare.runtime.impl.mode.Reuseport;
+import io.portshare.runtime.impl.mode.Shared;
 import io.portshare.runtime.net.InheritedSockets;
+import io.portshare.runtime.net.Listeners;
 import io.portshare.runtime.net.PinnedMode;
 import io.portshare.runtime.net.TransportChoice;
 import io.vertx.core.transport.Transport;
@@ -33,15 +40,15 @@ class StartPlanTest {
   }
 
   /** A machine whose transports answer as {@code transports} says and where pinned is refused for {@code refusal}. */
-  private static StartPlan.Machine machine(Function<TransportSetting, TransportChoice.Chosen> transports,
+  private static Machine machine(Function<TransportSetting, TransportChoice.Chosen> transports,
       Throwable refusal, List<String> asked) {
     return machine(transports, refusal, asked, true);
   }
 
   /** As above, with the Netty here the lean channels' tested one or not. */
-  private static StartPlan.Machine machine(Function<TransportSetting, TransportChoice.Chosen> transports,
+  private static Machine machine(Function<TransportSetting, TransportChoice.Chosen> transports,
       Throwable refusal, List<String> asked, boolean leanTested) {
-    return new StartPlan.Machine() {
+    return new Machine() {
       @Override
       public boolean leanChannelsTested() {
         return leanTested;
@@ -74,12 +81,12 @@ class StartPlanTest {
     StartPlan plan = StartPlan.settle(settings("--mode", "shared", "--instances", "3", "--port", "0"),
         InheritedSockets.none(), machine(StartPlanTest::epoll, new AssertionError("not asked"), asked));
 
-    assertThat(plan.mode()).isEqualTo(ScalingMode.SHARED);
+    assertThat(plan.mode().name()).isEqualTo(ScalingMode.SHARED);
     assertThat(plan.transport()).isEqualTo(Transport.EPOLL);
     assertThat(plan.transportName()).isEqualTo("epoll");
     assertThat(plan.instances()).isEqualTo(3);
     assertThat(plan.port()).isZero();
-    assertThat(plan.pinned()).isNull();
+    assertThat(plan.mode()).isInstanceOf(Shared.class);
     assertThat(plan.fallbacks()).isEmpty();
     assertThat(plan.inheritedFd(0)).isEqualTo(-1);
     assertThat(asked).containsExactly("transport auto");
@@ -92,7 +99,7 @@ class StartPlanTest {
         machine(w -> new TransportChoice.Chosen(Transport.EPOLL, why), new AssertionError("not asked"),
             new ArrayList<>()));
 
-    assertThat(plan.mode()).isEqualTo(ScalingMode.REUSEPORT);
+    assertThat(plan.mode().name()).isEqualTo(ScalingMode.REUSEPORT);
     assertThat(plan.transport()).isEqualTo(Transport.EPOLL);
     assertThat(plan.port()).isEqualTo(9555);
     assertThat(plan.fallbacks()).containsExactly(why);
@@ -105,8 +112,8 @@ class StartPlanTest {
         machine(StartPlanTest::epoll, new UnsupportedOperationException("2 instances but only 1 CPUs allowed (0)"),
             asked));
 
-    assertThat(plan.mode()).isEqualTo(ScalingMode.REUSEPORT);
-    assertThat(plan.pinned()).isNull();
+    assertThat(plan.mode().name()).isEqualTo(ScalingMode.REUSEPORT);
+    assertThat(plan.mode()).isInstanceOf(Reuseport.class);
     assertThat(plan.fallbacks())
         .containsExactly("mode pinned cannot run here: 2 instances but only 1 CPUs allowed (0); running as reuseport");
     assertThat(asked).containsExactly("transport auto", "pinned epoll x2");
@@ -117,7 +124,7 @@ class StartPlanTest {
     StartPlan plan = StartPlan.settle(settings("--mode", "pinned", "--instances", "1"), InheritedSockets.none(),
         machine(StartPlanTest::epoll, new UnsatisfiedLinkError("Unable to load library 'c'"), new ArrayList<>()));
 
-    assertThat(plan.mode()).isEqualTo(ScalingMode.REUSEPORT);
+    assertThat(plan.mode().name()).isEqualTo(ScalingMode.REUSEPORT);
     assertThat(plan.fallbacks()).singleElement().asString()
         .startsWith("mode pinned cannot run here: Unable to load library 'c'");
   }
@@ -131,24 +138,27 @@ class StartPlanTest {
             new ArrayList<>()));
 
     assertThat(plan.transport()).isEqualTo(Transport.NIO);
-    assertThat(plan.mode()).isEqualTo(ScalingMode.REUSEPORT);
+    assertThat(plan.mode().name()).isEqualTo(ScalingMode.REUSEPORT);
     assertThat(plan.fallbacks()).hasSize(2).first().isEqualTo(transportWhy);
   }
 
   @Test
   void pinnedFailingOnceBoundIsANewPlanAndTheOldOneStands() {
-    StartPlan asked = new StartPlan(ScalingMode.PINNED, Transport.EPOLL, true, 2, InheritedSockets.none(), 0, null,
-        List.of());
+    List<String> refused = new ArrayList<>();
+    Mode pinned = Modes.of(ScalingMode.PINNED).prepare(Transport.EPOLL, 1, Machine.HERE, refused::add);
+    assertThat(refused).as("pinned prepared on this machine").isEmpty();
+    StartPlan asked = new StartPlan(pinned, Transport.EPOLL, true, 1, InheritedSockets.none(), 0, List.of());
 
-    StartPlan after = asked.withoutPinning("steering connections on port 40000: EPERM");
+    // No listener of this process on the port: the steering is refused once "bound".
+    StartPlan after = asked.steered(new Listeners(), 40000, new SimpleMeterRegistry(), "hello");
 
-    assertThat(after.mode()).isEqualTo(ScalingMode.REUSEPORT);
+    assertThat(after.mode().name()).isEqualTo(ScalingMode.REUSEPORT);
     assertThat(after.transport()).isEqualTo(Transport.EPOLL);
-    assertThat(after.instances()).isEqualTo(2);
+    assertThat(after.instances()).isEqualTo(1);
     assertThat(after.leanChannels()).isTrue();
-    assertThat(after.fallbacks())
-        .containsExactly("mode pinned failed (steering connections on port 40000: EPERM); running as reuseport");
-    assertThat(asked.mode()).isEqualTo(ScalingMode.PINNED);
+    assertThat(after.fallbacks()).singleElement().asString()
+        .startsWith("mode pinned failed (steering connections on port 40000: ").endsWith("); running as reuseport");
+    assertThat(asked.mode()).isSameAs(pinned);
     assertThat(asked.fallbacks()).isEmpty();
   }
 
@@ -165,7 +175,7 @@ class StartPlanTest {
   @Test
   void theFallbackListCannotBeChangedAfterwards() {
     List<String> reasons = new ArrayList<>(List.of("one"));
-    StartPlan plan = new StartPlan(ScalingMode.REUSEPORT, Transport.EPOLL, true, 1, InheritedSockets.none(), 0, null,
+    StartPlan plan = new StartPlan(Modes.of(ScalingMode.REUSEPORT), Transport.EPOLL, true, 1, InheritedSockets.none(), 0,
         reasons);
     reasons.add("two");
 

@@ -17,9 +17,9 @@ import java.util.Map;
  *
  * <p>Finding what a path names ({@link #resolve}) reads the disk and touches no entry, so it may run
  * on any thread (the vertx-web handler runs it off the event loop); keeping the answer
- * ({@link #store}) and looking it up ({@link #get}, {@link #miss}) are the owner's. {@link #load}
- * does both at once, on the caller's thread (the own engine's way: a stat from the page cache costs
- * microseconds).
+ * ({@link #store}) and looking it up ({@link #get}, {@link #miss}) are the owner's; {@link RequestRouter}
+ * does both, on the caller's thread (the own engine's way: a stat from the page cache costs
+ * microseconds) or the first on a worker.
  */
 public final class FileCache {
 
@@ -117,15 +117,6 @@ public final class FileCache {
       return null;
     }
     return m.miss;
-  }
-
-  /**
-   * Resolves a decoded path against the root and caches what it names: the file, or a {@link Miss}.
-   * Blocking file-system calls (stat, realpath, reading a small file) run here, on the caller's
-   * thread, once per path per validMillis.
-   */
-  public Found load(String rawPath, RequestPath path, long now) {
-    return store(rawPath, resolve(path, entries.get(rawPath), now), now);
   }
 
   /**

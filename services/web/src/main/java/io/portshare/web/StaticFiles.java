@@ -200,10 +200,11 @@ public final class StaticFiles implements Handler<RoutingContext> {
 
     /**
      * Whether a miss is looked up on the event loop itself (default false: on a worker). A stat from
-     * the page cache costs microseconds, and the answer then leaves before the event loop reads
-     * anything more from the connection (static-server does this, as its own engine does: a client
-     * that half-closes right after its request still gets the answer); but a slow disk stalls every
-     * connection of that event loop, and Vert.x warns of a blocked thread.
+     * the page cache costs microseconds, and the answer then leaves while the request is being read,
+     * so a client that half-closes right after its request still gets it: Vert.x 5 leaves Netty's
+     * ALLOW_HALF_CLOSURE off, so the connection is closed as soon as the client's FIN is read, before
+     * a worker's lookup is back (static-server sets this, as its own engine looks up in line). But a
+     * slow disk stalls every connection of that event loop, and Vert.x warns of a blocked thread.
      */
     public Builder missesOnEventLoop(boolean on) {
       this.missesOnEventLoop = on;

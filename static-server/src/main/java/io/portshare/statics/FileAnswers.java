@@ -76,6 +76,11 @@ final class FileAnswers {
     return metrics.get().answerSeconds;
   }
 
+  /** Closes the files the cache keeps open for sendfile; when the instance stops, on its event loop. */
+  void close() {
+    router.close();
+  }
+
   /** Whether the answers need a ChunkedWriteHandler in the pipeline: the copying path of --no-sendfile. */
   boolean copiesFiles() {
     return !sendfile;
@@ -161,10 +166,12 @@ final class FileAnswers {
       ctx.write(rep.body.slice((int) d.offset, (int) d.bodyLength), ctx.voidPromise());
     } else if (sendfile) {
       m.sendfileBytes += d.bodyLength;
-      // Opened when the kernel is asked to send it, closed once sent. If the file went away since
-      // it was checked, the answer cannot be finished: the write fails and the connection is cut
-      // rather than the client left waiting for a body.
-      ctx.write(new DefaultFileRegion(rep.path.toFile(), d.offset, d.bodyLength), ctx.voidPromise());
+      // From the descriptor kept open with the cache entry (no open(2) on a hit); past the cache's
+      // limit of open files, opened when the kernel is asked to send it and closed once sent. If
+      // that file went away since it was checked, the answer cannot be finished: the write fails and
+      // the connection is cut rather than the client left waiting for a body.
+      ctx.write(rep.open != null ? rep.open.region(d.offset, d.bodyLength)
+          : new DefaultFileRegion(rep.path.toFile(), d.offset, d.bodyLength), ctx.voidPromise());
     } else {
       m.copiedBytes += d.bodyLength;
       copy(ctx, rep.path, d.offset, d.bodyLength);

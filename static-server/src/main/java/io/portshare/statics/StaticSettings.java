@@ -86,7 +86,9 @@ public record StaticSettings(Engine engine, Path root, boolean sendfile, boolean
    * of its own (one per instance, so per event loop), which holds up to 64 MiB or --memory-max if larger.
    */
   RequestRouter router() {
-    return new RequestRouter(new FileCache(root, memoryMax, Math.max(memoryMax, 64L << 20)), listing);
+    FileCache.Config cache = FileCache.Config.of(memoryMax, Math.max(memoryMax, 64L << 20));
+    // Large files are kept open for sendfile; the copying path opens (and closes) its own.
+    return new RequestRouter(new FileCache(root, sendfile ? cache : cache.withOpenFilesMax(0)), listing);
   }
 
   /**

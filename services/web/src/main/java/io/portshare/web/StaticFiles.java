@@ -76,7 +76,7 @@ public final class StaticFiles implements Handler<RoutingContext> {
 
   private StaticFiles(Builder b, SiteRoot site) {
     FileCache.Config config = new FileCache.Config(b.index, b.hidden, b.gzip, b.cacheEntries, b.memoryMax,
-        Math.max(b.memoryMax, b.cacheBytes), b.revalidate.toMillis(), true);
+        Math.max(b.memoryMax, b.cacheBytes), b.revalidate.toMillis(), true, 0);
     Answers answers = new Answers(b.sendfile, b.cacheControl == null || b.cacheControl.isEmpty() ? null
         : HttpHeaders.createOptimized(b.cacheControl), b.listener == null ? NO_LISTENER : b.listener);
     this.requests = new FileRequests(site, config, b.listing, b.missesOnEventLoop, answers);

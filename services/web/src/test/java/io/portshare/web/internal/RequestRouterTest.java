@@ -91,7 +91,7 @@ class RequestRouterTest {
   @Test
   void aLookupAskedOffTheCachesThreadIsKeptByDecide() {
     FileCache keepsMisses = new FileCache(root, new FileCache.Config("index.html", false, true, 16, 1024, 1 << 20,
-        FileCache.VALID_MILLIS, true));
+        FileCache.VALID_MILLIS, true, 0));
     RequestRouter router = new RequestRouter(keepsMisses, false);
 
     Route first = router.cached(HttpMethod.GET, "/docs", NOW);

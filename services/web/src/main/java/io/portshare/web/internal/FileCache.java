@@ -61,11 +61,9 @@ public final class FileCache {
   private final Path root;
   private final Config config;
   private long memoryUsed;
-  private int openFiles;
   private final LinkedHashMap<String, CachedFile> entries;
   private final LinkedHashMap<String, KnownMiss> misses;
-  /** The open files this cache holds a reference to, by identity. */
-  private final java.util.Set<OpenFile> held = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  private final HeldFiles held;
 
   /** What a request path names: a {@link CachedFile} to answer with, or a {@link Miss}. */
   public sealed interface Found permits CachedFile, Miss {
@@ -85,6 +83,7 @@ public final class FileCache {
   public FileCache(Path root, Config config) {
     this.root = root;
     this.config = config;
+    this.held = new HeldFiles(config.openFilesMax());
     this.entries = new LinkedHashMap<>(256, 0.75f, true) {
       @Override
       protected boolean removeEldestEntry(Map.Entry<String, CachedFile> eldest) {
@@ -178,46 +177,17 @@ public final class FileCache {
       f.checkedAt = now;
       entries.put(rawPath, f); // may evict the eldest entry first, giving back its open files
       memoryUsed += bodySize(f);
-      hold(f);
-      hold(f.gzip);
+      held.hold(f);
+      held.hold(f.gzip);
     } else if (config.negative()) {
       misses.put(rawPath, new KnownMiss((Miss) found, now));
     }
     return found;
   }
 
-  /** Counts a file's open descriptor against the limit, or closes it (then its answers open the file). */
-  private void hold(CachedFile f) {
-    if (f == null || f.open == null || held.contains(f.open)) {
-      return;
-    }
-    if (openFiles < config.openFilesMax()) {
-      held.add(f.open);
-      openFiles++;
-    } else {
-      f.open.release();
-      f.open = null;
-    }
-  }
-
-  /** Gives back an open file the cache holds, unless {@code kept} (the entry replacing it) still has it. */
-  private void let(OpenFile open, CachedFile kept) {
-    if (open == null || !held.contains(open)
-        || (kept != null && (kept.open == open || (kept.gzip != null && kept.gzip.open == open)))) {
-      return;
-    }
-    held.remove(open);
-    openFiles--;
-    open.release();
-  }
-
   /** Closes the files the cache keeps open (a region still being sent closes its file when done). */
   public void close() {
-    for (OpenFile open : held) {
-      open.release();
-    }
-    held.clear();
-    openFiles = 0;
+    held.close();
   }
 
   private CachedFile open(Path candidate, CachedFile old, long now) throws IOException {
@@ -288,9 +258,9 @@ public final class FileCache {
 
   private void forget(CachedFile f, CachedFile replacement) {
     memoryUsed -= bodySize(f);
-    let(f.open, replacement);
+    held.let(f.open, replacement);
     if (f.gzip != null) {
-      let(f.gzip.open, replacement);
+      held.let(f.gzip.open, replacement);
     }
   }
 

@@ -1,10 +1,8 @@
 package io.portshare.statics;
 
-import io.portshare.web.internal.AcceptEncoding;
-import io.portshare.web.internal.ByteRange;
 import io.portshare.web.internal.CachedFile;
 import io.portshare.web.internal.DirectoryListing;
-import io.portshare.web.internal.Precondition;
+import io.portshare.web.internal.FileDecision;
 import io.portshare.web.internal.RequestPath;
 import io.portshare.web.internal.RequestRouter;
 import io.portshare.web.internal.Route;
@@ -12,8 +10,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.DefaultFileRegion;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
@@ -28,8 +24,8 @@ import java.util.function.Supplier;
 
 /**
  * Answers the requests of one event loop: {@link RequestRouter} says what a request names,
- * {@link Precondition} and {@link ByteRange} what part of a file goes back, and this writes the
- * answer: the head from {@link AnswerHead}'s pre-encoded bytes, the head and a body from memory
+ * {@link FileDecision} what of a file goes back (as portshare-web's StaticFiles decides it), and this
+ * writes the answer: the head from {@link AnswerHead}'s pre-encoded bytes, the head and a body from memory
  * written together and flushed once per read (one writev), a larger body by sendfile(2) from a
  * {@link DefaultFileRegion} (zero copy) or, with --no-sendfile, read from the file in chunks.
  */
@@ -80,6 +76,11 @@ final class FileAnswers {
     return metrics.get().answerSeconds;
   }
 
+  /** Closes the files the cache keeps open for sendfile; when the instance stops, on its event loop. */
+  void close() {
+    router.close();
+  }
+
   /** Whether the answers need a ChunkedWriteHandler in the pipeline: the copying path of --no-sendfile. */
   boolean copiesFiles() {
     return !sendfile;
@@ -128,79 +129,52 @@ final class FileAnswers {
 
 
   private void serve(ChannelHandlerContext ctx, HttpRequest req, CachedFile file, boolean head, boolean keepAlive) {
+    FileDecision d = FileDecision.of(file, head, req.headers()::get);
+    CachedFile rep = d.rep;
+    if (rep.fields == null) {
+      rep.fields = heads.fields(rep, d.gzip, d.vary);
+    }
     // Read once per answer: warm-up meters until the warm-up has ended, the service's after.
     StaticMetrics m = metrics.get();
-    HttpHeaders h = req.headers();
-    CachedFile rep = file;
-    if (file.gzip != null && AcceptEncoding.allowsGzip(h.get(HttpHeaderNames.ACCEPT_ENCODING))) {
-      rep = file.gzip;
-    }
-    if (rep.fields == null) {
-      rep.fields = heads.fields(rep, rep != file, file.gzip != null);
-    }
+    m.status(d.status);
     HttpVersion version = req.protocolVersion();
-    Precondition precondition = Precondition.of(h.get(HttpHeaderNames.IF_UNMODIFIED_SINCE),
-        h.get(HttpHeaderNames.IF_NONE_MATCH), h.get(HttpHeaderNames.IF_MODIFIED_SINCE), rep.etag,
-        rep.modifiedSeconds);
-    if (precondition == Precondition.FAILED) {
-      m.status(412);
-      ByteBuf out = heads.start(ctx, version, 412).writeBytes(rep.fields).writeBytes(NO_BODY);
-      ctx.write(AnswerHead.end(out, version, keepAlive), ctx.voidPromise());
-      return;
+    ByteBuf out = heads.start(ctx, version, d.status);
+    if (d.typed) {
+      out.writeBytes(rep.typeField);
     }
-    if (precondition == Precondition.NOT_MODIFIED) {
-      m.status(304);
-      ByteBuf out = heads.start(ctx, version, 304).writeBytes(rep.fields);
-      ctx.write(AnswerHead.end(out, version, keepAlive), ctx.voidPromise());
-      return;
+    out.writeBytes(rep.fields);
+    if (d.contentRange != null) {
+      out.writeBytes(CachedFile.field("content-range", d.contentRange));
     }
-    long offset = 0;
-    long length = rep.size;
-    String range = h.get(HttpHeaderNames.RANGE);
-    long[] r = range == null ? null : ByteRange.of(range, h.get(HttpHeaderNames.IF_RANGE), rep.size, rep.etag,
-        rep.modifiedSeconds);
-    ByteBuf out;
-    if (r == ByteRange.UNSATISFIABLE) {
-      m.status(416);
-      out = heads.start(ctx, version, 416).writeBytes(rep.fields)
-          .writeBytes(CachedFile.field("content-range", "bytes */" + rep.size)).writeBytes(NO_BODY);
-      ctx.write(AnswerHead.end(out, version, keepAlive), ctx.voidPromise());
-      return;
-    }
-    if (r != null) {
-      offset = r[0];
-      length = r[1] - r[0] + 1;
-      m.status(206);
-      out = heads.start(ctx, version, 206).writeBytes(rep.typeField).writeBytes(rep.fields)
-          .writeBytes(CachedFile.field("content-range", "bytes " + r[0] + "-" + r[1] + "/" + rep.size))
-          .writeBytes(CachedFile.field("content-length", Long.toString(length)));
-    } else {
-      m.status(200);
-      out = heads.start(ctx, version, 200).writeBytes(rep.typeField).writeBytes(rep.fields).writeBytes(rep.lengthField);
+    if (d.contentLength == rep.size) {
+      out.writeBytes(rep.lengthField);
+    } else if (d.contentLength == 0) {
+      out.writeBytes(NO_BODY);
+    } else if (d.contentLength > 0) {
+      out.writeBytes(CachedFile.field("content-length", Long.toString(d.contentLength)));
     }
     AnswerHead.end(out, version, keepAlive);
-    if (head || length == 0) {
-      ctx.write(out, ctx.voidPromise());
+    ctx.write(out, ctx.voidPromise());
+    if (d.bodyLength == 0) {
       return;
     }
-    m.bodyBytes += length;
-    if (rep.body != null) {
+    m.bodyBytes += d.bodyLength;
+    if (d.fromMemory()) {
       // Head and body leave in one writev at the flush, where sendfile takes a writev and a sendfile
       // (static-server README, "What keeps a request cheap", says how to measure the difference).
-      m.copiedBytes += length;
-      ctx.write(out, ctx.voidPromise());
-      ctx.write(rep.body.slice((int) offset, (int) length), ctx.voidPromise());
+      m.copiedBytes += d.bodyLength;
+      ctx.write(rep.body.slice((int) d.offset, (int) d.bodyLength), ctx.voidPromise());
     } else if (sendfile) {
-      m.sendfileBytes += length;
-      ctx.write(out, ctx.voidPromise());
-      // Opened when the kernel is asked to send it, closed once sent. If the file went away since
-      // it was checked, the answer cannot be finished: the write fails and the connection is cut
-      // rather than the client left waiting for a body.
-      ctx.write(new DefaultFileRegion(rep.path.toFile(), offset, length), ctx.voidPromise());
+      m.sendfileBytes += d.bodyLength;
+      // From the descriptor kept open with the cache entry (no open(2) on a hit); past the cache's
+      // limit of open files, opened when the kernel is asked to send it and closed once sent. If
+      // that file went away since it was checked, the answer cannot be finished: the write fails and
+      // the connection is cut rather than the client left waiting for a body.
+      ctx.write(rep.open != null ? rep.open.region(d.offset, d.bodyLength)
+          : new DefaultFileRegion(rep.path.toFile(), d.offset, d.bodyLength), ctx.voidPromise());
     } else {
-      m.copiedBytes += length;
-      ctx.write(out, ctx.voidPromise());
-      copy(ctx, rep.path, offset, length);
+      m.copiedBytes += d.bodyLength;
+      copy(ctx, rep.path, d.offset, d.bodyLength);
     }
   }
 

@@ -86,14 +86,18 @@ public record StaticSettings(Engine engine, Path root, boolean sendfile, boolean
    * of its own (one per instance, so per event loop), which holds up to 64 MiB or --memory-max if larger.
    */
   RequestRouter router() {
-    return new RequestRouter(new FileCache(root, memoryMax, Math.max(memoryMax, 64L << 20)), listing);
+    FileCache.Config cache = FileCache.Config.of(memoryMax, Math.max(memoryMax, 64L << 20));
+    // Large files are kept open for sendfile; the copying path opens (and closes) its own.
+    return new RequestRouter(new FileCache(root, sendfile ? cache : cache.withOpenFilesMax(0)), listing);
   }
 
   /**
    * The same site as portshare-web's handler, for --engine vertx: the same cache sizes, listing,
    * Cache-Control and body paths; each event loop keeps a cache of its own. A miss is looked up on the
    * event loop, as the own engine does: a client that half-closes after its request still gets its
-   * answer (Vert.x closes such a connection once it reads the end; StaticFuzzOnVertxTest sends some).
+   * answer (Vert.x 5 never allows Netty's half-closure, so it closes such a connection once it reads
+   * the FIN, before a worker's lookup is back: portshare-web's HalfCloseTest; StaticFuzzOnVertxTest
+   * sends such clients). The root is a local directory whose stat the own engine makes in line too.
    */
   StaticFiles.Builder staticFiles() {
     return StaticFiles.webroot(root).listing(listing).cacheControl(cacheControl).memoryMax(memoryMax)

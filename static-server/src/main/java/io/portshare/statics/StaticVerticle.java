@@ -39,6 +39,15 @@ public final class StaticVerticle extends ServiceVerticle {
     return listening;
   }
 
+  /** Closes the files kept open for sendfile (a region still being sent closes its own when done). */
+  @Override
+  public Future<?> stop() throws Exception {
+    if (answers != null) {
+      answers.close();
+    }
+    return super.stop();
+  }
+
   /** On this instance's event loop, before the connection reads a byte. */
   private void initConnection(Channel connection) {
     connections.add(connection, agesOut ? service.connectionLifetime().toNanos() : 0);

@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Every answer is timed into portshare_static_answer_seconds, seen from outside as Prometheus sees
  * it: answers from memory, by sendfile or copied from the file, refusals of names not there, on new
- * and on pipelined keep-alive connections.
+ * and on pipelined keep-alive connections; from the end of the request head (not the accept, nor
+ * the head's first byte) to the last byte written, in seconds.
  */
 class AnswerLatencyTest {
 
@@ -35,6 +36,8 @@ class AnswerLatencyTest {
   /** How long the reader of a large answer holds it back. */
   private static final long HELD_MILLIS = 600;
   private static final int LARGE = 16 << 20;
+  /** How long the client waits after connecting, and again inside its request head. */
+  private static final long GAP_MILLIS = 600;
 
   @TempDir
   Path root;
@@ -124,5 +127,43 @@ class AnswerLatencyTest {
     assertThat(upToHalf).as("the bound 0.5").isPositive();
     assertThat(h.buckets()[upToHalf]).as("answers up to 0.5 s").isZero();
     assertThat(h.buckets()[h.buckets().length - 1]).isEqualTo(1);
+  }
+
+  /**
+   * The interval starts when the request's head is whole, as the metric's help says: the client
+   * connects and waits {@link #GAP_MILLIS}, sends the first bytes of its head and waits as long
+   * again, then ends the head and reads a small answer from memory. Neither wait may be in the time:
+   * an interval started at the accept or at the head's first byte would hold at least one of them.
+   */
+  @ParameterizedTest(name = "flags [{0}]")
+  @ValueSource(strings = {"", "--engine=vertx"})
+  void theIntervalStartsAtTheEndOfTheRequestHead(String flag) throws Exception {
+    Files.writeString(root.resolve("small.txt"), "small\n");
+    ServiceRuntime rt = runtimes.start(new StaticService(), flag.isEmpty()
+        ? TestServers.flags(root, "--warmup", "0")
+        : TestServers.flags(root, "--warmup", "0", flag));
+    AdminPort admin = new AdminPort(rt.adminPort());
+    assertThat(HttpWire.get(rt.port(), "/small.txt").status()).as("looked up and cached").isEqualTo(200);
+    await().atMost(Duration.ofSeconds(10)).until(() -> admin.metrics().value(HISTOGRAM + "_count", "loop", "0")
+        .orElse(0.0) == 1);
+    double before = admin.metrics().histogram(HISTOGRAM, "service", "static", "loop", "0").sum();
+    try (Socket s = new Socket()) {
+      s.setSoTimeout(30_000);
+      s.connect(new InetSocketAddress("127.0.0.1", rt.port()), 10_000);
+      Thread.sleep(GAP_MILLIS);
+      OutputStream out = s.getOutputStream();
+      out.write("GET /small.txt HTTP/1.1\r\nHo".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      Thread.sleep(GAP_MILLIS);
+      out.write("st: t\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+      assertThat(answer).startsWith("HTTP/1.1 200").endsWith("small\n");
+    }
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> admin.metrics().value(HISTOGRAM + "_count", "loop", "0")
+        .orElse(0.0) == 2);
+    PrometheusText.Histogram h = admin.metrics().histogram(HISTOGRAM, "service", "static", "loop", "0");
+    assertThat(h.sum() - before).as("seconds of an answer from memory, the waits before its head's end left out")
+        .isGreaterThan(0).isLessThan(GAP_MILLIS / 1000.0 / 2);
   }
 }

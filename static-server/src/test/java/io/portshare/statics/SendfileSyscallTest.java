@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Zero-copy as the kernel saw it, not as the server counts it: the service runs under
  * {@code strace -f -e trace=sendfile}, and the bytes sendfile(2) returned must be exactly the body
- * bytes of the large files served; with {@code --no-sendfile} sendfile(2) is never called.
+ * bytes of the large files served; with {@code --no-sendfile} sendfile(2) is never called. Under
+ * {@code trace=openat}, a large file is opened once for all its answers.
  */
 class SendfileSyscallTest {
 
@@ -48,7 +49,7 @@ class SendfileSyscallTest {
 
   @Test
   void largeFilesAndRangesGoOutBySendfile() throws Exception {
-    String trace = servedUnderStrace("sendfile.trace");
+    String trace = servedUnderStrace("sendfile.trace", "sendfile");
     List<Long> calls = calls(trace);
     assertThat(calls).as("sendfile(2) calls in:\n%s", trace).isNotEmpty().allSatisfy(n -> assertThat(n).isPositive());
     assertThat(calls.stream().mapToLong(Long::longValue).sum()).as("bytes sendfile(2) sent; trace:\n%s", trace)
@@ -57,12 +58,30 @@ class SendfileSyscallTest {
 
   @Test
   void noSendfileNeverCallsIt() throws Exception {
-    String trace = servedUnderStrace("copy.trace", "--no-sendfile");
+    String trace = servedUnderStrace("copy.trace", "sendfile", "--no-sendfile");
     assertThat(calls(trace)).as("sendfile(2) calls with --no-sendfile:\n%s", trace).isEmpty();
   }
 
-  /** Serves big.bin twice, a 1000-byte range of it and small.txt, then stops; returns strace's output. */
-  private static String servedUnderStrace(String name, String... extra) throws Exception {
+  /**
+   * big.bin is opened once, when it is looked up, and kept open with its cache entry: its three
+   * answers by sendfile (two hits) open nothing (without the kept descriptor each answer opened it).
+   */
+  @Test
+  void aHitOpensNothing() throws Exception {
+    String trace = servedUnderStrace("openat.trace", "openat");
+    Matcher m = Pattern.compile("^\\d+\\s+openat\\(.*big\\.bin\"", Pattern.MULTILINE).matcher(trace);
+    int opens = 0;
+    while (m.find()) {
+      opens++;
+    }
+    assertThat(opens).as("openat(2) of big.bin for three answers; trace:\n%s", trace).isEqualTo(1);
+  }
+
+  /**
+   * Serves big.bin twice, a 1000-byte range of it and small.txt, then stops, traced for {@code syscall};
+   * returns strace's output.
+   */
+  private static String servedUnderStrace(String name, String syscall, String... extra) throws Exception {
     Ci.require(System.getProperty("os.name").startsWith("Linux"), "sendfile(2) and strace are Linux only");
     // strace is a package on any Linux (.ci/run installs it)
     String strace = StraceProbe.unavailable();
@@ -71,8 +90,8 @@ class SendfileSyscallTest {
     List<String> flags = new ArrayList<>(List.of("--service", "static", "--port", "0", "--admin-port", "0",
         "--instances", "1", "--host", "127.0.0.1", "--root", root.toString()));
     flags.addAll(List.of(extra));
-    // --seccomp-bpf: only sendfile stops the JVM's threads, so the traced server runs at nearly full speed.
-    try (ServiceProcess p = ServiceProcess.launchUnder(List.of("strace", "-f", "--seccomp-bpf", "-e", "trace=sendfile",
+    // --seccomp-bpf: only the traced call stops the JVM's threads, so the traced server runs at nearly full speed.
+    try (ServiceProcess p = ServiceProcess.launchUnder(List.of("strace", "-f", "--seccomp-bpf", "-e", "trace=" + syscall,
         "-e", "signal=none", "-o", out.toString()), Map.of(), flags.toArray(String[]::new))) {
       try {
         serveAndStop(p);

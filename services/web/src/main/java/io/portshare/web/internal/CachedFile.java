@@ -35,6 +35,11 @@ public final class CachedFile implements FileCache.Found, Route {
   /** The same for --engine vertx, as Vert.x header values ({@link VertxFileHead}); null until first used. */
   public VertxFileHead vertxHead;
   public long checkedAt;
+  /**
+   * The file kept open for sendfile answers ({@link FileCache.Config#openFilesMax}), or null: then each
+   * such answer opens it. Set when the file is looked up; its cache holds a reference to it.
+   */
+  public OpenFile open;
 
   public CachedFile(Path path, long size, long modifiedMillis, CharSequence contentType, byte[] bytes, CachedFile gzip,
       long now) {

@@ -17,9 +17,9 @@ import java.util.Map;
  *
  * <p>Finding what a path names ({@link #resolve}) reads the disk and touches no entry, so it may run
  * on any thread (the vertx-web handler runs it off the event loop); keeping the answer
- * ({@link #store}) and looking it up ({@link #get}, {@link #miss}) are the owner's. {@link #load}
- * does both at once, on the caller's thread (the own engine's way: a stat from the page cache costs
- * microseconds).
+ * ({@link #store}) and looking it up ({@link #get}, {@link #miss}) are the owner's; {@link RequestRouter}
+ * does both, on the caller's thread (the own engine's way: a stat from the page cache costs
+ * microseconds) or the first on a worker.
  */
 public final class FileCache {
 
@@ -36,21 +36,34 @@ public final class FileCache {
    * @param memoryBudget the bytes of all files kept in memory together
    * @param validMillis how long an entry is trusted before the disk is asked again
    * @param negative whether misses are kept too, so that a missing path is not asked for again within validMillis
+   * @param openFilesMax how many files past memoryMax are kept open for sendfile (0: none, each answer opens)
    */
   public record Config(String index, boolean hidden, boolean gzip, int maxEntries, long memoryMax, long memoryBudget,
-      long validMillis, boolean negative) {
+      long validMillis, boolean negative, int openFilesMax) {
 
-    /** The static service's own engine: index.html, no hidden names, .gz siblings, 4096 entries, no misses kept. */
+    /**
+     * The static service's own engine: index.html, no hidden names, .gz siblings, 4096 entries, no
+     * misses kept, up to {@link #OPEN_FILES_MAX} large files kept open.
+     */
     public static Config of(long memoryMax, long memoryBudget) {
-      return new Config("index.html", false, true, 4096, memoryMax, memoryBudget, VALID_MILLIS, false);
+      return new Config("index.html", false, true, 4096, memoryMax, memoryBudget, VALID_MILLIS, false, OPEN_FILES_MAX);
+    }
+
+    /** The same with {@code n} files kept open at most (0 where answers copy files rather than send them). */
+    public Config withOpenFilesMax(int n) {
+      return new Config(index, hidden, gzip, maxEntries, memoryMax, memoryBudget, validMillis, negative, n);
     }
   }
+
+  /** The descriptors one event loop's cache keeps open at most (large files only), beside its connections' own. */
+  public static final int OPEN_FILES_MAX = 128;
 
   private final Path root;
   private final Config config;
   private long memoryUsed;
   private final LinkedHashMap<String, CachedFile> entries;
   private final LinkedHashMap<String, KnownMiss> misses;
+  private final HeldFiles held;
 
   /** What a request path names: a {@link CachedFile} to answer with, or a {@link Miss}. */
   public sealed interface Found permits CachedFile, Miss {
@@ -70,11 +83,12 @@ public final class FileCache {
   public FileCache(Path root, Config config) {
     this.root = root;
     this.config = config;
+    this.held = new HeldFiles(config.openFilesMax());
     this.entries = new LinkedHashMap<>(256, 0.75f, true) {
       @Override
       protected boolean removeEldestEntry(Map.Entry<String, CachedFile> eldest) {
         if (size() > config.maxEntries() || memoryUsed > config.memoryBudget()) {
-          forget(eldest.getValue());
+          forget(eldest.getValue(), null);
           return true;
         }
         return false;
@@ -120,15 +134,6 @@ public final class FileCache {
   }
 
   /**
-   * Resolves a decoded path against the root and caches what it names: the file, or a {@link Miss}.
-   * Blocking file-system calls (stat, realpath, reading a small file) run here, on the caller's
-   * thread, once per path per validMillis.
-   */
-  public Found load(String rawPath, RequestPath path, long now) {
-    return store(rawPath, resolve(path, entries.get(rawPath), now), now);
-  }
-
-  /**
    * What a decoded path names on disk: a file (the {@code old} entry itself when the disk still
    * agrees with it, so that its pre-encoded parts are kept), or a {@link Miss}. Touches no entry:
    * safe on any thread while the owner goes on using the cache. Blocking.
@@ -158,19 +163,31 @@ public final class FileCache {
 
   /** Keeps what {@link #resolve} found for a raw path (a miss only when misses are kept); returns it. */
   public Found store(String rawPath, Found found, long now) {
-    CachedFile old = entries.remove(rawPath);
+    CachedFile old = entries.get(rawPath);
+    if (old != null && old == found) {
+      old.checkedAt = now; // the disk still agrees: the entry, its memory and its open file stay as they are
+      return old;
+    }
     if (old != null) {
-      forget(old);
+      entries.remove(rawPath);
+      forget(old, found instanceof CachedFile f ? f : null);
     }
     misses.remove(rawPath);
     if (found instanceof CachedFile f) {
       f.checkedAt = now;
-      entries.put(rawPath, f);
+      entries.put(rawPath, f); // may evict the eldest entry first, giving back its open files
       memoryUsed += bodySize(f);
+      held.hold(f);
+      held.hold(f.gzip);
     } else if (config.negative()) {
       misses.put(rawPath, new KnownMiss((Miss) found, now));
     }
     return found;
+  }
+
+  /** Closes the files the cache keeps open (a region still being sent closes its file when done). */
+  public void close() {
+    held.close();
   }
 
   private CachedFile open(Path candidate, CachedFile old, long now) throws IOException {
@@ -195,7 +212,7 @@ public final class FileCache {
     if (bytes != null && bytes.length != size) {
       bytes = null; // changed while we read it; sendfile will send what is there
     }
-    return new CachedFile(real, size, mtime, type, bytes, gzip, now);
+    return keptOpen(new CachedFile(real, size, mtime, type, bytes, gzip, now));
   }
 
   private CachedFile openGzip(Path real, CachedFile old, long now) throws IOException {
@@ -219,8 +236,16 @@ public final class FileCache {
     if (bytes != null && bytes.length != attrs.size()) {
       bytes = null;
     }
-    return new CachedFile(gzReal, attrs.size(), mtime, ContentTypes.of(real.getFileName().toString()), bytes, null,
-        now);
+    return keptOpen(new CachedFile(gzReal, attrs.size(), mtime, ContentTypes.of(real.getFileName().toString()), bytes,
+        null, now));
+  }
+
+  /** A file answered from disk, opened here (at lookup, not per answer) when open files are kept. */
+  private CachedFile keptOpen(CachedFile f) throws IOException {
+    if (f.body == null && config.openFilesMax() > 0) {
+      f.open = OpenFile.open(f.path);
+    }
+    return f;
   }
 
   private static boolean sameGzip(CachedFile a, CachedFile b) {
@@ -231,8 +256,12 @@ public final class FileCache {
     return dir.toRealPath().startsWith(root);
   }
 
-  private void forget(CachedFile f) {
+  private void forget(CachedFile f, CachedFile replacement) {
     memoryUsed -= bodySize(f);
+    held.let(f.open, replacement);
+    if (f.gzip != null) {
+      held.let(f.gzip.open, replacement);
+    }
   }
 
   private static long bodySize(CachedFile f) {

@@ -87,4 +87,22 @@ class RequestRouterTest {
     assertThat(route("GET", "/empty/", false)).isEqualTo(Route.NoFile.NOT_FOUND);
     assertThat(route("GET", "/missing/", true)).isEqualTo(Route.NoFile.NOT_FOUND);
   }
+
+  @Test
+  void aLookupAskedOffTheCachesThreadIsKeptByDecide() {
+    FileCache keepsMisses = new FileCache(root, new FileCache.Config("index.html", false, true, 16, 1024, 1 << 20,
+        FileCache.VALID_MILLIS, true, 0));
+    RequestRouter router = new RequestRouter(keepsMisses, false);
+
+    Route first = router.cached(HttpMethod.GET, "/docs", NOW);
+    assertThat(first).isInstanceOf(Route.Lookup.class);
+    Route.Lookup lookup = (Route.Lookup) first;
+    assertThat(router.decide(lookup, router.resolve(lookup, NOW), NOW)).isEqualTo(Route.NoFile.ADD_SLASH);
+
+    assertThat(router.cached(HttpMethod.GET, "/docs", NOW + 1)).as("the miss kept").isEqualTo(Route.NoFile.ADD_SLASH);
+    assertThat(router.cached(HttpMethod.GET, "/docs", NOW + FileCache.VALID_MILLIS))
+        .as("asked again once it is stale").isInstanceOf(Route.Lookup.class);
+    assertThat(router.cached(HttpMethod.GET, null, NOW)).as("the mount without its slash")
+        .isEqualTo(Route.NoFile.ADD_SLASH);
+  }
 }

@@ -106,8 +106,15 @@ public final class Contenders {
   private final Path site;
   private final Path scratch;
   private final Path logs;
+  private final Pinning pinning;
 
+  /** Rows started unpinned (the latency command's, the tests'). */
   public Contenders(Sources sources, Path site, Path scratch, Path logs) {
+    this(sources, site, scratch, logs, Pinning.SHARED);
+  }
+
+  public Contenders(Sources sources, Path site, Path scratch, Path logs, Pinning pinning) {
+    this.pinning = pinning;
     this.sources = sources;
     this.site = site;
     this.scratch = scratch;
@@ -116,8 +123,15 @@ public final class Contenders {
 
   private static final String STATIC_HANDLER = "-" + RouterRoutes.FileHandler.STATIC_HANDLER.label();
 
-  /** The command line a row starts with (nginx's is run from a rendered configuration). */
+  /** The command line a row starts with, behind the pinning's prefix. */
   List<String> command(Spec s, int port) throws IOException {
+    List<String> cmd = new ArrayList<>(pinning.serverPrefix());
+    cmd.addAll(unpinned(s, port));
+    return cmd;
+  }
+
+  /** The command line a row starts with (nginx's is run from a rendered configuration). */
+  private List<String> unpinned(Spec s, int port) throws IOException {
     String p = Integer.toString(port);
     List<String> cmd = new ArrayList<>();
     switch (s.base()) {

@@ -104,6 +104,11 @@ public final class LedgerCommand implements Callable<Integer> {
       description = "idle connections held to each server for its memory per connection; 0 leaves it out (default: ${DEFAULT-VALUE})")
   int held;
 
+  @Option(names = "--pinning", defaultValue = "shared",
+      description = "apart: the server on CPU 1, the client on CPU 0 (a dedicated server's core); shared: nothing pinned "
+          + "(a crowded node) (default: ${DEFAULT-VALUE})")
+  String pinning;
+
   @Option(names = "--port", defaultValue = "29100",
       description = "first server's port; each row gets the next ten (admin port PORT+1) (default: ${DEFAULT-VALUE})")
   int port;
@@ -136,6 +141,8 @@ public final class LedgerCommand implements Callable<Integer> {
     check(rounds >= 1, "--rounds", rounds, "at least 1");
     check(connections >= 1 && connections <= 10_000, "--connections", connections, "1..10000");
     check(held >= 0 && held <= 15_000, "--held", held, "0..15000 (each held connection is a file in this process and the server's)");
+    Pinning pin = Pinning.parse(pinning);
+    pin.pinThisProcess();
     Path out = reports.thisRun("-ledger");
     Files.createDirectories(out);
     Path scratch = Files.createTempDirectory("portshare-ledger");
@@ -152,7 +159,7 @@ public final class LedgerCommand implements Callable<Integer> {
     Contenders.Sources sources = new Contenders.Sources(java, serverJvmOptions.list(),
         classpath != null ? classpath : System.getProperty("java.class.path"), jars.rpcServer(), jars.staticServer(), cEcho.path(),
         nginxRow ? tools.nginx() : null, nginxRow ? tools.nginxTemplate() : null);
-    Contenders starter = new Contenders(sources, site, scratch, out.resolve("logs"));
+    Contenders starter = new Contenders(sources, site, scratch, out.resolve("logs"), pin);
     Load load = new Load(cLoad.path(), http ? tools.wrk() : null, connections);
     Ledger.Plan plan = new Ledger.Plan(workloads, rounds, duration, warmup,
         new WarmUpRule(serverWarmup, serverWarmupMax.compareTo(serverWarmup) < 0 ? serverWarmup : serverWarmupMax), syscallPass, allocPass, held, 8);
@@ -164,7 +171,8 @@ public final class LedgerCommand implements Callable<Integer> {
     meta.put("load average at start", Machine.loadAverage());
     meta.put("servers", "one worker each: C echo -t 1, nginx worker_processes 1, JVM rows one event loop "
         + "(the portshare rows --instances 1 --mode reuseport, stock Vert.x rows an event loop pool of 1); JVM flags: " + serverJvmOptions);
-    meta.put("load", "one client thread on the other core: rpcload -t 1 (RPC), wrk -t1 (HTTP); "
+    meta.put("pinning", pin.describe());
+    meta.put("load", "one client thread: rpcload -t 1 (RPC), wrk -t1 (HTTP); "
         + connections + " connections, closed loop; each pass to its own 127.0.0.x");
     meta.put("timed", rounds + " rounds of " + duration.toMillis() + " ms per server and column (after "
         + warmup.toMillis() + " ms unmeasured), rows and columns reversed every other round; each server first "

@@ -176,6 +176,10 @@ public final class Figures {
 
   static String format(String cell, String format, String source) {
     String median = cell.split("\\s+")[0];
+    if ((format.equals("median") || format.equals("x")) && !median.matches("[0-9][0-9.,]*")) {
+      // A cell of runs that disagree (ledger-runs), or of no measurement: its spread may be shown, never a figure.
+      throw new IllegalArgumentException("\"" + cell + "\" is no figure to quote: <!--fig " + source + "-->");
+    }
     return switch (format) {
       case "" -> cell.replace("|", "\\|");
       case "median" -> median;

@@ -117,6 +117,21 @@ public final class RawTable {
     return Optional.empty();
   }
 
+  /** The titles of the sections, in the file's order. */
+  public List<String> titles() {
+    return sections.stream().map(Section::title).toList();
+  }
+
+  /** The column names of the first section titled {@code titleStart}…, empty if there is none. */
+  public List<String> columns(String titleStart) {
+    return section(titleStart).map(Section::columns).orElse(List.of());
+  }
+
+  /** The row labels of the first section titled {@code titleStart}…, in order, empty if there is none. */
+  public List<String> rows(String titleStart) {
+    return section(titleStart).map(s -> List.copyOf(s.rows().keySet())).orElse(List.of());
+  }
+
   /**
    * A cell, by the start of its section's title, its row's label and its column's name; the error
    * says which of the three was not found and what there is instead.

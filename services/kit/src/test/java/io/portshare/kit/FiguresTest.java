@@ -34,6 +34,7 @@ class FiguresTest {
       RPC echo: each row over c-echo: server CPU per operation over the floor's, round by round, median of 5 rounds (min-max)
                                     64B|1x         64B|1024x
       rpc-server          1.14 (1.11-1.19)  1.20 (1.05-1.33)
+      rpc-server-vertx    disagree (1.10-1.40)  1.20 (1.05-1.33)
 
       static files, one worker each side, per request (= connection on close): server CPU µs per operation
                                  1k.bin close  1k.bin keep-alive
@@ -141,6 +142,7 @@ class FiguresTest {
         RPC echo: each row over c-echo: server CPU per operation over the floor's, round by round, median of 5 rounds (min-max)
                                       64B|1x         64B|1024x
         rpc-server          1.14 (1.11-1.19)  1.20 (1.05-1.33)
+        rpc-server-vertx    disagree (1.10-1.40)  1.20 (1.05-1.33)
         ```
         <!--/excerpt-->
         after
@@ -219,7 +221,9 @@ class FiguresTest {
       "r/none.txt ; header ; date#cannot read the raw file r/none.txt",
       "../outside.txt ; header ; date#a raw file outside the repository",
       "r/table.txt ; static files ; nginx ; 1k.bin close ; percent#unknown format \"percent\"",
-      "r/table.txt ; static files ; nginx#a figure is PATH ; SECTION ; ROW ; COLUMN"})
+      "r/table.txt ; static files ; nginx#a figure is PATH ; SECTION ; ROW ; COLUMN",
+      "r/table.txt ; RPC echo: each ; rpc-server-vertx ; 64B\\|1x ; x#\"disagree (1.10-1.40)\" is no figure to quote",
+      "r/table.txt ; RPC echo: each ; rpc-server-vertx ; 64B\\|1x ; median#\"disagree (1.10-1.40)\" is no figure to quote"})
   void aFigureWhoseSourceIsGoneFailsSayingWhat(String source, String message) {
     assertThatThrownBy(() -> figures.render("<!--fig " + source + "-->1<!--/fig-->"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);

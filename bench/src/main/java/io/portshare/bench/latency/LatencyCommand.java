@@ -35,8 +35,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "latency", mixinStandardHelpOptions = true,
     description = "Open-loop latency from the due time (no coordinated omission) at shares of the floor's closed-loop "
-        + "maximum and past it, peers in the same run, one worker each side. Writes latency.csv, table.txt, report.html, "
-        + "a latency-COLUMN.png per column and histograms/ under --out/<timestamp>-latency/.")
+        + "maximum and past it, peers in the same run, one worker each side. Writes latency.csv, table.txt and "
+        + "histograms/ under --out/<timestamp>-latency/.")
 public final class LatencyCommand implements Callable<Integer> {
 
   private static final List<String> HTTP_SERVERS = List.of("nginx", "static-server");
@@ -221,8 +221,6 @@ public final class LatencyCommand implements Callable<Integer> {
     LatencyReport report = new LatencyReport(meta, ladder.cells());
     Files.writeString(out.resolve("latency.csv"), report.csv(), StandardCharsets.UTF_8);
     Files.writeString(out.resolve("table.txt"), report.text(), StandardCharsets.UTF_8);
-    Files.writeString(out.resolve("report.html"), report.html(), StandardCharsets.UTF_8);
-    report.pngs(out);
     System.out.print(report.text());
     System.out.println("reports: " + out);
     return ExitCodes.OK;

@@ -1,12 +1,11 @@
 package io.portshare.bench.latency;
 
+import io.portshare.bench.results.TextGrid;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The latency run's reports from its cells: the raw CSV (every figure, headed by the run's command,
@@ -125,27 +124,9 @@ final class LatencyReport {
   }
 
   private static String grid(List<String[]> rows) {
-    int[] width = new int[rows.get(0).length];
-    for (String[] r : rows) {
-      for (int i = 0; i < r.length; i++) {
-        width[i] = Math.max(width[i], r[i].length());
-      }
-    }
-    StringBuilder b = new StringBuilder();
-    for (String[] r : rows) {
-      StringBuilder line = new StringBuilder();
-      for (int i = 0; i < r.length; i++) {
-        String cell = i == 0 || i == r.length - 1 ? pad(r[i], width[i], true) : pad(r[i], width[i], false);
-        line.append(cell).append(i == r.length - 1 ? "" : "  ");
-      }
-      b.append(line.toString().stripTrailing()).append('\n');
-    }
-    return b.toString();
-  }
-
-  private static String pad(String s, int w, boolean left) {
-    String fill = " ".repeat(Math.max(0, w - s.length()));
-    return left ? s + fill : fill + s;
+    TextGrid grid = new TextGrid(true);
+    rows.forEach(r -> grid.add(List.of(r)));
+    return grid.render();
   }
 
   static String ms(long micros) {

@@ -19,7 +19,6 @@ import io.portshare.bench.server.ServiceJars;
 import io.portshare.bench.staticfiles.HttpTools;
 import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

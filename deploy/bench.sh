@@ -2,7 +2,7 @@
 # The RPC table in one command: builds what is missing, then runs the default matrix
 # (modes shared, reuseport, pinned when the server has it, N processes, and the C epoll peer
 # when bench/peers/c-echo builds; workers 1..CPUs; columns 64B|1x 64B|1024x 1024B|1x 1024B|1024x)
-# and writes table.txt, results.json, results.csv, report.html and chart.png under
+# and writes table.txt, results.json, results.csv and report.html under
 # bench-results/<timestamp>/. Closed-loop load comes from the C reference client
 # (bench/peers/c-echo/rpcload) when gcc can build it, else from the Java generator; every cell
 # records client and server CPU per transaction and is flagged when the client bound it.
@@ -23,6 +23,8 @@
 #   deploy/bench.sh seeds --seed 004 --published --rounds 3 --workers 1   # static-server epoll against io_uring
 #                                                # past saturation: 3 alternated rounds of 10 s windows, one server
 #                                                # worker beside the one-loop generator (~6 min; --overload-shares)
+#   deploy/bench.sh charts DIR                   # a run's charts drawn by gnuplot from its results.csv and
+#                                                # latency.csv (deploy/bench-charts.sh)
 #   deploy/bench.sh figures [--check]            # the docs' figures written again from their raw files, each
 #                                                # raw file's age (commits since, by module); then, as --check
 #                                                # alone does, what is wrong: a page its raw files would change, a
@@ -59,6 +61,10 @@ portshare_help "$@"
 if [ "${1:-}" = "profile" ]; then
   shift
   exec deploy/bench-profile.sh "$@"
+fi
+if [ "${1:-}" = "charts" ]; then
+  shift
+  exec deploy/bench-charts.sh "$@"
 fi
 if [ "${1:-}" = "coldstart" ]; then
   shift

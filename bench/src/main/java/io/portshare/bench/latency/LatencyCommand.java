@@ -2,6 +2,7 @@ package io.portshare.bench.latency;
 
 import io.portshare.bench.ledger.Contender;
 import io.portshare.bench.ledger.Contenders;
+import io.portshare.bench.ledger.Window;
 import io.portshare.bench.results.Machine;
 import io.portshare.bench.results.OutDir;
 import io.portshare.bench.results.RunCommand;
@@ -35,8 +36,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "latency", mixinStandardHelpOptions = true,
     description = "Open-loop latency from the due time (no coordinated omission) at shares of the floor's closed-loop "
-        + "maximum and past it, peers in the same run, one worker each side. Writes latency.csv, table.txt, report.html, "
-        + "a latency-COLUMN.png per column and histograms/ under --out/<timestamp>-latency/.")
+        + "maximum and past it, peers in the same run, one worker each side. Writes latency.csv, table.txt and "
+        + "histograms/ under --out/<timestamp>-latency/.")
 public final class LatencyCommand implements Callable<Integer> {
 
   private static final List<String> HTTP_SERVERS = List.of("nginx", "static-server");
@@ -57,20 +58,8 @@ public final class LatencyCommand implements Callable<Integer> {
       description = "rates past the maximum, in order, until one counts errors (default: ${DEFAULT-VALUE})")
   List<Integer> past;
 
-  @Option(names = "--duration", defaultValue = "10s", description = "measured per run (default: ${DEFAULT-VALUE})")
-  Duration duration;
-
-  @Option(names = "--warmup", defaultValue = "2s", description = "unmeasured load before each run's window (default: ${DEFAULT-VALUE})")
-  Duration warmup;
-
-  @Option(names = "--server-warmup", defaultValue = "10s",
-      description = "closed-loop load per server and column before its runs, for the JIT (default: ${DEFAULT-VALUE})")
-  Duration serverWarmup;
-
-  @Option(names = "--connections", defaultValue = "64",
-      description = "connections (with one request per connection: connection slots, each one connection at a time) "
-          + "(default: ${DEFAULT-VALUE})")
-  int connections;
+  @Mixin
+  Window window = new Window("10s", "2s", "10s", 64);
 
   @Option(names = "--client-loops", defaultValue = "1",
       description = "the generator's event loops (default: ${DEFAULT-VALUE}, one worker each side)")
@@ -127,14 +116,16 @@ public final class LatencyCommand implements Callable<Integer> {
     List<LatencyWorkload> workloads = cellNames == null ? LatencyWorkload.ALL
         : cellNames.stream().map(LatencyWorkload::named).toList();
     if (quick) {
-      duration = Duration.ofSeconds(1);
-      warmup = Duration.ofMillis(500);
-      serverWarmup = Duration.ofSeconds(2);
+      window.quick();
       shares = List.of(50, 95);
       past = List.of(120);
     }
     check(shares.stream().allMatch(s -> s > 0 && s <= 100), "--shares", shares, "percentages 1..100");
     check(past.stream().allMatch(s -> s > 100 && s <= 1000), "--past", past, "percentages 101..1000");
+    Duration duration = window.duration();
+    Duration warmup = window.warmup();
+    Duration serverWarmup = window.serverWarmup();
+    int connections = window.connections();
     check(connections >= 1 && connections <= 10_000, "--connections", connections, "1..10000");
     check(clientLoops >= 1 && clientLoops <= 64, "--client-loops", clientLoops, "1..64");
     check(!duration.isZero() && !duration.isNegative(), "--duration", duration, "a positive duration");
@@ -221,8 +212,6 @@ public final class LatencyCommand implements Callable<Integer> {
     LatencyReport report = new LatencyReport(meta, ladder.cells());
     Files.writeString(out.resolve("latency.csv"), report.csv(), StandardCharsets.UTF_8);
     Files.writeString(out.resolve("table.txt"), report.text(), StandardCharsets.UTF_8);
-    Files.writeString(out.resolve("report.html"), report.html(), StandardCharsets.UTF_8);
-    report.pngs(out);
     System.out.print(report.text());
     System.out.println("reports: " + out);
     return ExitCodes.OK;

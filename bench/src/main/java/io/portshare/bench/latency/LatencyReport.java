@@ -1,18 +1,16 @@
 package io.portshare.bench.latency;
 
-import io.portshare.bench.chart.PercentileChart;
+import io.portshare.bench.results.TextGrid;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The latency run's reports from its cells: the raw CSV (every figure, headed by the run's command,
- * commit, machine and load), the text table and the HTML page with one percentile chart per column
- * and rate, the peers on one chart. When JVM servers ran with a GC log ({@code --jvm}), each table
+ * commit, machine and load) and the text table; deploy/bench-charts.sh draws each column's
+ * percentiles from the CSV. When JVM servers ran with a GC log ({@code --jvm}), each table
  * has their GC pauses in the window beside the percentiles: count, total and longest; without, the
  * reports are as they were.
  */
@@ -83,65 +81,6 @@ final class LatencyReport {
     return b.toString();
   }
 
-  /** One PNG per column at its highest rate below the maximum (95% by default), for pages that cannot inline SVG. */
-  void pngs(java.nio.file.Path dir) throws java.io.IOException {
-    for (String w : workloads()) {
-      int best = cells.stream().filter(c -> c.workload().equals(w) && !c.closedLoop() && c.share() <= 100)
-          .mapToInt(LatencyCell::share).max().orElse(-1);
-      if (best < 0) {
-        continue;
-      }
-      List<PercentileChart.Series> series = new ArrayList<>();
-      long asked = 0;
-      for (LatencyCell c : cells) {
-        if (c.workload().equals(w) && c.share() == best) {
-          asked = c.asked();
-          series.add(new PercentileChart.Series(c.server() + (c.verdict().flagged() ? " *" : ""), c.latency().values()));
-        }
-      }
-      PercentileChart.png(w + " at " + best + "% (" + asked + "/s)", Percentiles.LABELS, Percentiles.QUANTILES, series,
-          dir.resolve("latency-" + w.replaceAll("[^A-Za-z0-9.-]+", "_") + ".png"));
-    }
-  }
-
-  String html() {
-    StringBuilder b = new StringBuilder("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>portshare latency"
-        + "</title><style>body{font-family:sans-serif;margin:2em}td,th{padding:2px 8px;text-align:right}"
-        + "pre{font-size:12px}.c{display:inline-block;margin:4px}</style></head><body>\n");
-    b.append("<h1>portshare latency: open loop from the due time</h1>\n<table>\n");
-    meta.forEach((k, v) -> b.append("<tr><th style=\"text-align:left\">").append(esc(k)).append("</th><td style=\"text-align:left\">")
-        .append(esc(v)).append("</td></tr>\n"));
-    b.append("</table>\n");
-    for (String w : workloads()) {
-      b.append("<h2>").append(esc(w)).append("</h2>\n");
-      Set<String> shares = new LinkedHashSet<>();
-      cells.stream().filter(c -> c.workload().equals(w) && !c.closedLoop()).forEach(c -> shares.add(c.shareLabel()));
-      for (String share : shares) {
-        List<PercentileChart.Series> series = new ArrayList<>();
-        long asked = 0;
-        List<String> flags = new ArrayList<>();
-        for (LatencyCell c : cells) {
-          if (c.workload().equals(w) && c.shareLabel().equals(share)) {
-            asked = c.asked();
-            series.add(new PercentileChart.Series(c.server() + gcNote(c.gc()) + (c.verdict().flagged() ? " *" : ""),
-                c.latency().values()));
-            if (c.verdict().flagged()) {
-              flags.add(c.server() + ": " + c.verdict().reasons());
-            }
-          }
-        }
-        String title = w + " at " + share + " (" + asked + "/s)";
-        b.append("<div class=\"c\">").append(PercentileChart.svg(title, Percentiles.LABELS, Percentiles.QUANTILES, series));
-        if (!flags.isEmpty()) {
-          b.append("<br><small>* ").append(FLAGGED).append(": ").append(esc(String.join("; ", flags))).append("</small>");
-        }
-        b.append("</div>\n");
-      }
-    }
-    b.append("<h2>Table</h2>\n<pre>").append(esc(text())).append("</pre>\n</body></html>\n");
-    return b.toString();
-  }
-
   private double generatorFloor(String w) {
     return cells.stream().filter(c -> c.workload().equals(w) && c.closedLoop())
         .mapToDouble(c -> c.measurement().perSecond()).max().orElse(0);
@@ -165,10 +104,6 @@ final class LatencyReport {
     return new String[] {Integer.toString(gc.count()), f2(gc.totalMs()), f2(gc.maxMs())};
   }
 
-  private static String gcNote(GcPauses gc) {
-    return gc.known() ? String.format(Locale.ROOT, " (GC %d, max %.1f ms)", gc.count(), gc.maxMs()) : "";
-  }
-
   private static String[] row(boolean gc, String[] head, String[] gcCells, String[] tail) {
     List<String> out = new ArrayList<>(List.of(head));
     if (gc) {
@@ -189,27 +124,9 @@ final class LatencyReport {
   }
 
   private static String grid(List<String[]> rows) {
-    int[] width = new int[rows.get(0).length];
-    for (String[] r : rows) {
-      for (int i = 0; i < r.length; i++) {
-        width[i] = Math.max(width[i], r[i].length());
-      }
-    }
-    StringBuilder b = new StringBuilder();
-    for (String[] r : rows) {
-      StringBuilder line = new StringBuilder();
-      for (int i = 0; i < r.length; i++) {
-        String cell = i == 0 || i == r.length - 1 ? pad(r[i], width[i], true) : pad(r[i], width[i], false);
-        line.append(cell).append(i == r.length - 1 ? "" : "  ");
-      }
-      b.append(line.toString().stripTrailing()).append('\n');
-    }
-    return b.toString();
-  }
-
-  private static String pad(String s, int w, boolean left) {
-    String fill = " ".repeat(Math.max(0, w - s.length()));
-    return left ? s + fill : fill + s;
+    TextGrid grid = new TextGrid(true);
+    rows.forEach(r -> grid.add(List.of(r)));
+    return grid.render();
   }
 
   static String ms(long micros) {
@@ -222,9 +139,5 @@ final class LatencyReport {
 
   private static String f2(double v) {
     return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f", v);
-  }
-
-  private static String esc(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 }

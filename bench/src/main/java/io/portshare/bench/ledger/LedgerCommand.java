@@ -73,24 +73,13 @@ public final class LedgerCommand implements Callable<Integer> {
   @Option(names = "--rounds", defaultValue = "3", description = "timed rounds, the order reversed every other one (default: ${DEFAULT-VALUE})")
   int rounds;
 
-  @Option(names = "--duration", defaultValue = "4s", description = "measured per server and column per round (default: ${DEFAULT-VALUE})")
-  Duration duration;
-
-  @Option(names = "--warmup", defaultValue = "1s",
-      description = "unmeasured load before each measured window (default: ${DEFAULT-VALUE})")
-  Duration warmup;
-
-  @Option(names = "--server-warmup", defaultValue = "6s",
-      description = "unmeasured load per server and column before the first round, at least this long and until "
-          + "its server CPU per operation settles, for the JIT (default: ${DEFAULT-VALUE})")
-  Duration serverWarmup;
+  @Mixin
+  Window window = new Window("4s", "1s", "6s", 32);
 
   @Option(names = "--server-warmup-max", defaultValue = "40s",
-      description = "the longest warm-up per server and column (default: ${DEFAULT-VALUE})")
+      description = "the longest warm-up per server and column: past --server-warmup it goes on until the server's CPU "
+          + "per operation settles (default: ${DEFAULT-VALUE})")
   Duration serverWarmupMax;
-
-  @Option(names = "--connections", defaultValue = "32", description = "client connections, closed loop, one client thread (default: ${DEFAULT-VALUE})")
-  int connections;
 
   @Option(names = "--syscall-pass", defaultValue = "3s",
       description = "load under strace -c per server, to count system calls per connection; 0 leaves it out (default: ${DEFAULT-VALUE})")
@@ -139,6 +128,10 @@ public final class LedgerCommand implements Callable<Integer> {
     List<Contenders.Spec> specs = specs();
     List<Workload> workloads = (columns == null ? allWorkloads() : columns.stream().map(Workload::named).toList());
     check(rounds >= 1, "--rounds", rounds, "at least 1");
+    Duration duration = window.duration();
+    Duration warmup = window.warmup();
+    Duration serverWarmup = window.serverWarmup();
+    int connections = window.connections();
     check(connections >= 1 && connections <= 10_000, "--connections", connections, "1..10000");
     check(held >= 0 && held <= 15_000, "--held", held, "0..15000 (each held connection is a file in this process and the server's)");
     Pinning pin = Pinning.parse(pinning);

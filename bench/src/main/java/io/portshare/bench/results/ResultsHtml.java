@@ -5,13 +5,13 @@ import java.util.Locale;
 /**
  * {@code report.html}, self-contained (inline CSS, no script, no network): what ran where, then
  * each table with the headline median and spread per cell, the other metrics beneath it, client-bound
- * cells shaded; the text tables at the end. {@code extra} is HTML a benchmark adds (e.g. charts).
+ * cells shaded; the text tables at the end.
  */
 public final class ResultsHtml {
 
   private ResultsHtml() {}
 
-  public static String of(Results r, String extra) {
+  public static String of(Results r) {
     StringBuilder h = new StringBuilder();
     h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>")
         .append(escape(r.title())).append("</title>\n")
@@ -25,9 +25,6 @@ public final class ResultsHtml {
     h.append("</table>\n");
     for (Table t : r.tables()) {
       table(h, t);
-    }
-    if (extra != null) {
-      h.append(extra);
     }
     h.append("<h2>As text</h2>\n<pre>").append(escape(ResultsText.of(r))).append("</pre>\n");
     h.append("<p>Shaded cells were client-bound: the load generator used more CPU than the server, or was busy"
@@ -86,7 +83,7 @@ public final class ResultsHtml {
     h.append("</table>\n");
   }
 
-  public static String escape(String s) {
+  static String escape(String s) {
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
 }

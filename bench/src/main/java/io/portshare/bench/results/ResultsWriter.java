@@ -14,15 +14,10 @@ public final class ResultsWriter {
   private ResultsWriter() {}
 
   public static void writeAll(Results r, Path dir) throws IOException {
-    writeAll(r, dir, null);
-  }
-
-  /** {@code extraHtml}: what a benchmark adds to its report, e.g. charts; may be null. */
-  public static void writeAll(Results r, Path dir, String extraHtml) throws IOException {
     Files.createDirectories(dir);
     Files.writeString(dir.resolve("table.txt"), ResultsText.of(r), StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("results.json"), ResultsJson.of(r).encodePrettily() + "\n", StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("results.csv"), ResultsCsv.of(r), StandardCharsets.UTF_8);
-    Files.writeString(dir.resolve("report.html"), ResultsHtml.of(r, extraHtml), StandardCharsets.UTF_8);
+    Files.writeString(dir.resolve("report.html"), ResultsHtml.of(r), StandardCharsets.UTF_8);
   }
 }

@@ -1,6 +1,5 @@
 package io.portshare.bench.rpc;
 
-import io.portshare.bench.chart.Charts;
 import io.portshare.bench.cpu.CpuProbe;
 import io.portshare.bench.load.CLoadTool;
 import io.portshare.bench.load.LoadEngine;
@@ -169,8 +168,7 @@ public final class RpcCalibrateCommand implements Callable<Integer> {
     }
     meta.put("load average at end", Machine.loadAverage());
     Table table = RpcResults.table("rpc-calibration", "RPC calibration", cols.stream().map(Column::label).toList(), rows);
-    ResultsWriter.writeAll(new Results("portshare RPC generator calibration", meta, List.of(table)), dir,
-        Charts.svg(table));
+    ResultsWriter.writeAll(new Results("portshare RPC generator calibration", meta, List.of(table)), dir);
     String summary = "fidelity: generator trans/s / C rpcload trans/s, median of " + pairs
         + " alternated pairs per cell (target " + minRatio + ")\n" + String.join("\n", verdicts) + "\n"
         + verdict(pass, errors, below, cols.size() * targets.size()) + "\n";

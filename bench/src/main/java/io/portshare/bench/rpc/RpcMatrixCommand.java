@@ -1,6 +1,5 @@
 package io.portshare.bench.rpc;
 
-import io.portshare.bench.chart.Charts;
 import io.portshare.bench.load.EngineOptions;
 import io.portshare.bench.load.LoadEngine;
 import io.portshare.bench.load.LoadOptions;
@@ -144,9 +143,9 @@ public final class RpcMatrixCommand implements Callable<Integer> {
     System.out.println("load average: " + meta.get("load average at start") + " at start, "
         + meta.get("load average at end") + " at end (CPUs: " + cpus + ")");
     System.out.flush();
-    ResultsWriter.writeAll(result, dir, Charts.svg(table));
-    Charts.png(table, dir.resolve("chart.png"));
-    System.out.println("written: " + dir.resolve("report.html") + " (and table.txt, results.json, results.csv, chart.png)");
+    ResultsWriter.writeAll(result, dir);
+    System.out.println("written: " + dir.resolve("report.html") + " (and table.txt, results.json, results.csv; "
+        + "chart: deploy/bench.sh charts " + dir + ")");
     return result.anyErrors() ? ExitCodes.SOFTWARE : ExitCodes.OK;
   }
 

@@ -1,7 +1,6 @@
 package io.portshare.bench.seeds;
 
 import io.portshare.bench.results.Results;
-import io.portshare.bench.results.ResultsHtml;
 import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.Table;
@@ -24,7 +23,7 @@ final class SeedReport {
   private SeedReport() {}
 
   static void write(Results results, List<Effect> effects, Path dir) throws IOException {
-    ResultsWriter.writeAll(results, dir, html(effects));
+    ResultsWriter.writeAll(results, dir);
     Path text = dir.resolve("table.txt");
     Files.writeString(text, text(effects) + "\n" + Files.readString(text, StandardCharsets.UTF_8),
         StandardCharsets.UTF_8);
@@ -41,23 +40,6 @@ final class SeedReport {
           .append(e.why() == null || e.why().isEmpty() ? "" : " (" + e.why() + ")").append('\n');
     }
     return s.toString();
-  }
-
-  static String html(List<Effect> effects) {
-    StringBuilder h = new StringBuilder("<h2>Effects the seeds found, and whether this run shows them</h2>\n<table>\n"
-        + "<tr><th>seed</th><th>effect</th><th>published</th><th>this run</th><th>verdict</th></tr>\n");
-    for (Effect e : effects) {
-      h.append("<tr><td>").append(e.seed()).append("</td><td style=\"text-align:left\">")
-          .append(ResultsHtml.escape(e.claim())).append("</td><td style=\"text-align:left\">")
-          .append(ResultsHtml.escape(e.published())).append("</td><td style=\"text-align:left\">")
-          .append(ResultsHtml.escape(e.here())).append("</td><td style=\"text-align:left\"><b>")
-          .append(e.verdict()).append("</b>");
-      if (e.why() != null && !e.why().isEmpty()) {
-        h.append("<br><small>").append(ResultsHtml.escape(e.why())).append("</small>");
-      }
-      h.append("</td></tr>\n");
-    }
-    return h.append("</table>\n").toString();
   }
 
   /** The tables for the terminal, published beside this run's. */

@@ -4,6 +4,7 @@ import static io.portshare.bench.seeds.PlanChecks.needs;
 import static io.portshare.bench.seeds.PlanChecks.positive;
 import static io.portshare.bench.seeds.PlanChecks.requireFile;
 
+import io.portshare.bench.load.CLoadClient;
 import io.portshare.bench.results.Machine;
 import io.portshare.bench.results.Metric;
 import io.portshare.bench.results.OutDir;
@@ -11,15 +12,16 @@ import io.portshare.bench.results.Results;
 import io.portshare.bench.results.Row;
 import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
+import io.portshare.bench.server.CEchoPeer;
 import io.portshare.bench.server.ServerArgs;
+import io.portshare.bench.server.ServerJvmOptions;
+import io.portshare.bench.server.ServiceJars;
 import io.portshare.bench.staticfiles.HttpTools;
 import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -121,17 +123,11 @@ public final class SeedsCommand implements Callable<Integer> {
       description = "the servers listen from this port upwards, a few ports each (default: ${DEFAULT-VALUE})")
   int port;
 
-  @Option(names = "--static-jar", defaultValue = "static-server/target/portshare-static-server.jar",
-      description = "static-server's jar (default: ${DEFAULT-VALUE})")
-  Path staticJar;
+  @Mixin
+  ServiceJars jars = new ServiceJars();
 
-  @Option(names = "--rpc-jar", defaultValue = "rpc-server/target/portshare-rpc-server.jar",
-      description = "rpc-server's jar (default: ${DEFAULT-VALUE})")
-  Path rpcJar;
-
-  @Option(names = "--server-jvm-options", defaultValue = "-Xmx256m -XX:+ExitOnOutOfMemoryError",
-      description = "JVM flags of the started servers (default: ${DEFAULT-VALUE})")
-  String serverJvmOptions;
+  @Mixin
+  ServerJvmOptions serverJvmOptions = new ServerJvmOptions("-Xmx256m -XX:+ExitOnOutOfMemoryError");
 
   @Mixin
   ServerArgs serverArgs = new ServerArgs();
@@ -139,12 +135,11 @@ public final class SeedsCommand implements Callable<Integer> {
   @Mixin
   HttpTools tools = new HttpTools();
 
-  @Option(names = "--c-echo", defaultValue = "bench/peers/c-echo/echo", description = "003: the C echo server (default: ${DEFAULT-VALUE})")
-  Path cEcho;
+  @Mixin
+  CEchoPeer cEcho = new CEchoPeer();
 
-  @Option(names = "--c-load", defaultValue = "bench/peers/c-echo/rpcload",
-      description = "003: the C load client; without it the Java generator (default: ${DEFAULT-VALUE})")
-  Path cLoad;
+  @Mixin
+  CLoadClient cLoad = new CLoadClient();
 
   @Mixin
   OutDir reports = new OutDir();
@@ -243,7 +238,7 @@ public final class SeedsCommand implements Callable<Integer> {
         throw new IllegalArgumentException("invalid value for --rpc-workers: " + n + "; expected 1..64");
       }
     }
-    boolean hasC = Files.isExecutable(cEcho);
+    boolean hasC = cEcho.built();
     List<String> modes = rpcModes != null ? rpcModes
         : RpcWorkers.MODES.stream().filter(m -> hasC || !m.equals("c-epoll")).toList();
     for (String m : modes) {
@@ -258,12 +253,12 @@ public final class SeedsCommand implements Callable<Integer> {
     }
     boolean needsStatic = chosen.stream().anyMatch(s -> !s.equals("003"));
     if (needsStatic) {
-      requireFile("--static-jar", staticJar, "build it with ./mvnw -B -pl static-server -am package -DskipTests");
+      requireFile("--static-server-jar", jars.staticServer(), "build it with ./mvnw -B -pl static-server -am package -DskipTests");
     }
     if (chosen.contains("003")) {
-      requireFile("--rpc-jar", rpcJar, "build it with ./mvnw -B -pl rpc-server -am package -DskipTests");
+      requireFile("--rpc-server-jar", jars.rpcServer(), "build it with ./mvnw -B -pl rpc-server -am package -DskipTests");
       if (modes.contains("c-epoll") && !hasC) {
-        throw new IllegalArgumentException("no C echo server at " + cEcho + "; build it with bench/peers/c-echo/build.sh");
+        throw new IllegalArgumentException("no C echo server at " + cEcho.path() + "; build it with bench/peers/c-echo/build.sh");
       }
     }
     String nginxBin = needsStatic ? tools.nginx() : null;
@@ -273,7 +268,7 @@ public final class SeedsCommand implements Callable<Integer> {
     String httperfBin = needs(chosen, List.of("001"), "httperf", "install httperf (apt-get install httperf)");
     needs(chosen, List.of("000", "003"), "systemd-socket-activate", "install systemd (apt-get install systemd)");
     needs(chosen, List.of("002"), "taskset", "install util-linux");
-    List<String> jvm = serverJvmOptions.isBlank() ? List.of() : Arrays.asList(serverJvmOptions.trim().split("\\s+"));
+    List<String> jvm = serverJvmOptions.list();
     List<String> extra = new ArrayList<>();
     extra.addAll(serverArgs.list());
     String java = ProcessHandle.current().info().command().orElse("java");
@@ -283,7 +278,7 @@ public final class SeedsCommand implements Callable<Integer> {
         files, fileKib, transfer, rounds,
         rpcWorkers, modes, rpcDuration, rpcWarmup, rpcConnections, rounds,
         overloadPlan,
-        w, serverWarmup, port, staticJar, rpcJar, jvm, extra, nginxBin, nginxTemplate, wrkBin, httperfBin, cEcho, cLoad,
+        w, serverWarmup, port, jars.staticServer(), jars.rpcServer(), jvm, extra, nginxBin, nginxTemplate, wrkBin, httperfBin, cEcho.path(), cLoad.path(),
         java, System.getProperty("java.class.path"), Path.of(System.getProperty("java.io.tmpdir")),
         reports.shared("servers"), ThreadLocalRandom.current().nextInt(2, 255));
   }

@@ -1,24 +1,25 @@
 package io.portshare.bench.seeds;
 
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The kernel's TCP counters of this network namespace ({@code /proc/net/netstat} and
- * {@code /proc/net/snmp}, as {@code nstat} reads them), so that a storm's lost connections can be
- * told apart by where the kernel dropped them: a full accept queue ({@code ListenOverflows}), a SYN
- * dropped before it ({@code ListenDrops} counts both), a client that had to send its SYN again
- * ({@code TCPSynRetrans}), a reset for data that arrived after close ({@code TCPAbortOnData}).
- * The bench runs in a namespace of its own, so between two readings the one server under load is
- * the only listener these counters see.
+ * The kernel's TCP counters of this network namespace, as {@code nstat -asz --json} prints them,
+ * so that a storm's lost connections can be told apart by where the kernel dropped them: a full
+ * accept queue ({@code ListenOverflows}), a SYN dropped before it ({@code ListenDrops} counts both),
+ * a client that had to send its SYN again ({@code TCPSynRetrans}), a reset for data that arrived
+ * after close ({@code TCPAbortOnData}). The bench runs in a namespace of its own, so between two
+ * readings the one server under load is the only listener these counters see.
  */
 final class TcpCounters {
 
   static final List<String> NAMES = List.of("ListenOverflows", "ListenDrops", "TCPSynRetrans", "TCPAbortOnData");
+  private static final String PREFIX = "TcpExt";
 
   private final Map<String, Long> values;
 
@@ -26,36 +27,24 @@ final class TcpCounters {
     this.values = values;
   }
 
-  /** This namespace's counters now, or an empty reading where /proc/net has no such files. */
-  static TcpCounters read() {
-    Map<String, Long> all = new HashMap<>();
-    for (String file : List.of("/proc/net/netstat", "/proc/net/snmp")) {
-      Path p = Path.of(file);
-      if (!Files.isReadable(p)) {
-        continue;
-      }
-      try {
-        all.putAll(parse(Files.readAllLines(p)));
-      } catch (IOException e) {
-        // A counter not read is reported missing (NaN), never as zero.
-      }
+  /** This namespace's counters now; a counter nstat did not print is missing (NaN), never zero. */
+  static TcpCounters read() throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of("nstat", "-asz", "--json"));
+    NAMES.forEach(n -> cmd.add(PREFIX + n));
+    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (p.waitFor() != 0) {
+      throw new IOException("nstat exited with " + p.exitValue() + " (Debian: apt-get install iproute2)");
     }
-    return new TcpCounters(all);
+    return new TcpCounters(parse(out));
   }
 
-  /** {@code Prefix: Name Name…} lines each followed by {@code Prefix: value value…}. */
-  static Map<String, Long> parse(List<String> lines) {
+  /** nstat's JSON: {@code {"kernel":{"TcpExtListenOverflows":17,...}}}, by name without the prefix. */
+  static Map<String, Long> parse(String json) {
     Map<String, Long> out = new HashMap<>();
-    for (int i = 0; i + 1 < lines.size(); i += 2) {
-      String[] names = lines.get(i).trim().split("\\s+");
-      String[] numbers = lines.get(i + 1).trim().split("\\s+");
-      if (names.length != numbers.length || !names[0].equals(numbers[0])) {
-        throw new IllegalArgumentException("not a counters pair: \"" + lines.get(i) + "\" / \"" + lines.get(i + 1) + "\"");
-      }
-      for (int k = 1; k < names.length; k++) {
-        out.put(names[k], Long.parseLong(numbers[k]));
-      }
-    }
+    new JsonObject(json).getJsonObject("kernel").forEach(e ->
+        out.put(e.getKey().startsWith(PREFIX) ? e.getKey().substring(PREFIX.length()) : e.getKey(),
+            ((Number) e.getValue()).longValue()));
     return out;
   }
 

@@ -2,28 +2,27 @@ package io.portshare.bench.server;
 
 import io.portshare.bench.cpu.CpuTime;
 import io.portshare.kit.AdminPort;
+import io.portshare.kit.ServiceProcess;
 import io.portshare.runtime.config.ScalingMode;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
- * The rpc-server child process(es) of one matrix row: started, waited for until ready on their
- * admin port, and stopped with SIGTERM (then killed if they do not go). Their output goes to a log
- * file per process next to the report.
+ * The server process(es) of one row, each a kit {@link ServiceProcess} run as given: waited for
+ * until ready on their admin port (or, without one, until the port accepts), and stopped with
+ * SIGTERM (then killed if they do not go). Their output goes to a log file per process next to the
+ * report.
  */
 public final class ServerProcesses implements AutoCloseable {
 
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
-  private final List<Process> processes = new ArrayList<>();
-  private final List<Path> logs = new ArrayList<>();
+  private final List<ServiceProcess> processes = new ArrayList<>();
   private final int firstAdminPort;
 
   private ServerProcesses(int firstAdminPort) {
@@ -53,16 +52,13 @@ public final class ServerProcesses implements AutoCloseable {
   public static ServerProcesses start(List<List<String>> commands, int firstAdminPort, Path logDir, String name)
       throws IOException {
     ServerProcesses s = new ServerProcesses(firstAdminPort);
-    Files.createDirectories(logDir);
     try {
       for (int i = 0; i < commands.size(); i++) {
-        Path log = logDir.resolve(name + (commands.size() > 1 ? "-" + i : "") + ".log");
-        s.logs.add(log);
-        s.processes.add(new ProcessBuilder(commands.get(i)).redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start());
+        s.processes.add(ServiceProcess.exec(commands.get(i), logDir.resolve(name + (commands.size() > 1 ? "-" + i : "")
+            + ".log")));
       }
       for (int i = 0; i < commands.size(); i++) {
-        s.awaitReady(i);
+        s.awaitReady(i, firstAdminPort + i);
       }
       return s;
     } catch (IOException | RuntimeException e) {
@@ -71,21 +67,17 @@ public final class ServerProcesses implements AutoCloseable {
     }
   }
 
-  /** A server without an admin port (the C peer): ready when its traffic port accepts. */
+  /** A server without an admin port (the C peer, nginx): ready when its traffic port accepts. */
   public static ServerProcesses startPlain(List<String> command, String host, int port, Path logDir, String name)
       throws IOException {
     ServerProcesses s = new ServerProcesses(-1);
-    Files.createDirectories(logDir);
-    Path log = logDir.resolve(name + ".log");
-    s.logs.add(log);
-    s.processes.add(new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start());
+    ServiceProcess p = ServiceProcess.exec(command, logDir.resolve(name + ".log"));
+    s.processes.add(p);
     long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
     while (true) {
-      Process p = s.processes.get(0);
       if (!p.isAlive()) {
         s.close();
-        throw new IOException("server exited with code " + p.exitValue() + ": " + lastLine(log));
+        throw new IOException("server exited: " + lastLine(p));
       }
       try (Socket probe = new Socket()) {
         probe.connect(new InetSocketAddress(host, port), 1000);
@@ -100,23 +92,13 @@ public final class ServerProcesses implements AutoCloseable {
     }
   }
 
-  private void awaitReady(int i) throws IOException {
-    Process p = processes.get(i);
-    if (!new AdminPort(firstAdminPort + i).awaitReady(READY_TIMEOUT, p::isAlive)) {
-      if (!p.isAlive()) {
-        throw new IOException("server exited with code " + p.exitValue() + ": " + lastLine(logs.get(i)));
-      }
-      throw new IOException("server not ready after " + READY_TIMEOUT.toSeconds() + " s; see " + logs.get(i));
-    }
-  }
-
   /**
    * Process ids of the servers and of their children as they are now (a supervisor's workers, nginx's),
    * whose CPU is read from /proc next to the generator's.
    */
   public List<Long> pids() {
     List<Long> out = new ArrayList<>();
-    for (Process p : processes) {
+    for (ProcessHandle p : handles()) {
       out.add(p.pid());
       p.descendants().forEach(d -> out.add(d.pid()));
     }
@@ -128,15 +110,16 @@ public final class ServerProcesses implements AutoCloseable {
    * supervisor, which numbers their admin ports from its own {@code --admin-port}.
    */
   public void awaitAdmin(int first, int count) throws IOException {
-    Process p = processes.get(0);
     for (int i = 0; i < count; i++) {
-      if (!new AdminPort(first + i).awaitReady(READY_TIMEOUT, p::isAlive)) {
-        if (!p.isAlive()) {
-          throw new IOException("server exited with code " + p.exitValue() + ": " + lastLine(logs.get(0)));
-        }
-        throw new IOException("admin port " + (first + i) + " not ready after " + READY_TIMEOUT.toSeconds() + " s; see "
-            + logs.get(0));
-      }
+      awaitReady(0, first + i);
+    }
+  }
+
+  private void awaitReady(int process, int adminPort) throws IOException {
+    ServiceProcess p = processes.get(process);
+    if (!new AdminPort(adminPort).awaitReady(READY_TIMEOUT, p::isAlive)) {
+      throw new IOException(p.isAlive() ? "admin port " + adminPort + " not ready after " + READY_TIMEOUT.toSeconds()
+          + " s: " + lastLine(p) : "server exited: " + lastLine(p));
     }
   }
 
@@ -150,18 +133,9 @@ public final class ServerProcesses implements AutoCloseable {
     }
   }
 
-  private static String lastLine(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log);
-      for (int i = lines.size() - 1; i >= 0; i--) {
-        if (!lines.get(i).isBlank() && !lines.get(i).startsWith("\tat ")) {
-          return lines.get(i).strip();
-        }
-      }
-    } catch (IOException e) {
-      // fall through
-    }
-    return "no output (" + log + ")";
+  private static String lastLine(ServiceProcess p) {
+    List<String> lines = p.output().lines().filter(l -> !l.isBlank() && !l.startsWith("\tat ")).toList();
+    return lines.isEmpty() ? "no output" : lines.get(lines.size() - 1).strip();
   }
 
   private static void sleep(long ms) {
@@ -186,20 +160,20 @@ public final class ServerProcesses implements AutoCloseable {
 
   /** The started processes, e.g. to read their CPU time from {@code /proc}. */
   public List<ProcessHandle> handles() {
-    return processes.stream().map(Process::toHandle).toList();
+    return processes.stream().map(ServiceProcess::handle).toList();
   }
 
   /** SIGTERM to all, then wait for the drain; whatever is still alive after 15 s is killed. */
   @Override
   public void close() {
-    processes.forEach(Process::destroy);
-    for (Process p : processes) {
+    processes.forEach(ServiceProcess::terminate);
+    for (ServiceProcess p : processes) {
       try {
-        if (!p.waitFor(15, TimeUnit.SECONDS)) {
-          p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-        }
+        p.awaitExit(Duration.ofSeconds(15));
+      } catch (IllegalStateException e) {
+        // killed by awaitExit: it did not go in time
       } catch (InterruptedException e) {
-        p.destroyForcibly();
+        p.kill();
         Thread.currentThread().interrupt();
       }
     }

@@ -3,7 +3,7 @@ package io.portshare.bench.rpc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.bench.BenchMain;
-import io.portshare.bench.chart.Charts;
+import io.portshare.bench.ChartsScript;
 import io.portshare.bench.cpu.CpuProbe;
 import io.portshare.bench.load.LoadSpec;
 import io.portshare.bench.load.Progress;
@@ -65,20 +65,20 @@ class RpcMatrixCellTest {
     }
 
     ResultsWriter.writeAll(new Results("portshare RPC benchmark", Map.of("command", "portshare-bench rpc-matrix --test"),
-        List.of(t)), dir, Charts.svg(t));
-    Charts.png(t, dir.resolve("chart.png"));
+        List.of(t)), dir);
     for (String f : ResultsWriter.FILES) {
       assertThat(dir.resolve(f)).isNotEmptyFile();
     }
     String html = Files.readString(dir.resolve("report.html"));
-    // Self-contained: nothing to fetch (the SVG namespace URI is a name, not a request).
-    assertThat(html).contains("<svg").contains("64B|1024x")
+    // Self-contained: nothing to fetch.
+    assertThat(html).contains("64B|1024x")
         .doesNotContain("<script", "<link", "<img", "src=", "href=", "url(", "@import");
     List<String> csv = Files.readString(dir.resolve("results.csv")).lines().toList();
     assertThat(csv.get(0)).isEqualTo("# command: portshare-bench rpc-matrix --test");
     assertThat(csv).anyMatch(l -> l.startsWith("rpc,target x2,64B|1024x,1,") && l.contains(",client_cpu_us,"));
     assertThat(Files.readString(dir.resolve("results.json"))).contains("\"clientBound\"", "\"client_cpu_us\"",
         "\"server_cpu_us\"", "portshare-bench rpc-matrix --test");
+    assertThat(ChartsScript.draw(dir)).contains("chart.png (tps_1e4)");
     byte[] png = Files.readAllBytes(dir.resolve("chart.png"));
     assertThat(png).startsWith(0x89, 'P', 'N', 'G');
   }

@@ -65,8 +65,8 @@ class SeedsCommandTest {
         "--server-args", "--warmup 0", // rpc-server warms itself by default: not what this run checks
         // Servers that start quickly: the tiny run checks the command, not the servers' speed.
         "--server-jvm-options", "-Xmx128m -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError",
-        "--static-jar", Repository.serviceJar("static-server").toString(),
-        "--rpc-jar", Repository.serviceJar("rpc-server").toString(),
+        "--static-server-jar", Repository.serviceJar("static-server").toString(),
+        "--rpc-server-jar", Repository.serviceJar("rpc-server").toString(),
         "--nginx-template", root.resolve("bench/peers/nginx-static.conf.template").toString(),
         "--c-echo", peers.resolve("echo").toString(), "--c-load", peers.resolve("rpcload").toString(),
         "--out", out.toString());
@@ -127,7 +127,7 @@ class SeedsCommandTest {
         "Seed 003 as published", "Seed 000 on this machine");
     assertThat(results.meta()).containsKeys("seed 000 scaled", "seed 001 scaled", "seed 002 scaled", "seed 003 scaled",
         "seed 004 scaled", "effect, seed 000", "effect, seed 004");
-    assertThat(Files.readString(run.resolve("report.html"))).contains("Effects the seeds found", "Seed 002 as published");
+    assertThat(Files.readString(run.resolve("report.html"))).contains("effect, seed 000", "Seed 002 as published");
   }
 
   private static List<String> rows(Results r, String key) {

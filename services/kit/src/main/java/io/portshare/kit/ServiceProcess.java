@@ -3,9 +3,11 @@ package io.portshare.kit;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,9 +38,11 @@ public final class ServiceProcess implements AutoCloseable {
   private volatile int port = -1;
   private volatile int adminPort = -1;
   private final Thread reader;
+  private final Path log;
 
-  private ServiceProcess(Process process) {
+  private ServiceProcess(Process process, Path log) {
     this.process = process;
+    this.log = log;
     reader = new Thread(this::pump, "service-process-output");
     reader.setDaemon(true);
     reader.start();
@@ -116,7 +120,17 @@ public final class ServiceProcess implements AutoCloseable {
       pb.environment().put(CHANNEL_ENV, channel);
     }
     pb.environment().putAll(env);
-    return new ServiceProcess(pb.start());
+    return new ServiceProcess(pb.start(), null);
+  }
+
+  /**
+   * Exactly {@code command} in this environment, no flag added, its output also appended to
+   * {@code log}: a benchmark's servers and peers (nginx, the C echo server), whose logs stay beside
+   * the report and whose warm-up is their own.
+   */
+  public static ServiceProcess exec(List<String> command, Path log) throws IOException {
+    Files.createDirectories(log.toAbsolutePath().getParent());
+    return new ServiceProcess(new ProcessBuilder(command).redirectErrorStream(true).start(), log);
   }
 
   /** The java of this JVM, so that children run on the same one. */
@@ -125,12 +139,16 @@ public final class ServiceProcess implements AutoCloseable {
   }
 
   private void pump() {
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        Writer copy = log == null ? Writer.nullWriter() : Files.newBufferedWriter(log, StandardCharsets.UTF_8,
+            StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
       String line;
       while ((line = in.readLine()) != null) {
         synchronized (lines) {
           lines.add(line);
         }
+        copy.write(line + "\n");
+        copy.flush();
         Matcher m = BANNER.matcher(line);
         if (m.find()) {
           port = Integer.parseInt(m.group(1));
@@ -178,6 +196,11 @@ public final class ServiceProcess implements AutoCloseable {
 
   public long pid() {
     return process.pid();
+  }
+
+  /** The process, e.g. for its children and their CPU time. */
+  public ProcessHandle handle() {
+    return process.toHandle();
   }
 
   public boolean isAlive() {

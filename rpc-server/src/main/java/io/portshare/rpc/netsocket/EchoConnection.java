@@ -1,6 +1,7 @@
 package io.portshare.rpc.netsocket;
 
 import io.netty.buffer.ByteBuf;
+import io.portshare.runtime.NettyAccess;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.portshare.rpc.QuietTicks;
@@ -11,13 +12,12 @@ import io.portshare.runtime.LingeringClose;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.net.NetSocket;
 import java.util.function.LongSupplier;
 
 /**
  * The echo of one {@code NetSocket}: each read's Buffer goes through the codec's
- * {@link FrameDecoder} as the ByteBuf under it ({@link BufferInternal#getByteBuf}, a view, no copy),
+ * {@link FrameDecoder} as the ByteBuf under it ({@link NettyAccess#byteBuf}, a view, no copy),
  * and the frames it finds whole leave as slices of that Buffer, those next to each other in one read
  * as one, in order; Vert.x flushes once per read. A frame cut across reads is completed in the
  * decoder's copy, an unpooled heap buffer that needs no release, so that it can be written on as it
@@ -114,7 +114,7 @@ final class EchoConnection implements FrameDecoder.FrameHandler {
       return;
     }
     metrics.countReceived(n);
-    ByteBuf bytes = ((BufferInternal) in).getByteBuf();
+    ByteBuf bytes = NettyAccess.byteBuf(in);
     current = in;
     currentBytes = bytes;
     runStart = runEnd = bytes.readerIndex();
@@ -158,7 +158,7 @@ final class EchoConnection implements FrameDecoder.FrameHandler {
       }
     } else {
       // Completed in the decoder's copy, which it releases once this returns: the answer keeps its own reference.
-      write(BufferInternal.buffer(buf.retainedSlice(frameIndex, frameLength)));
+      write(NettyAccess.buffer(buf.retainedSlice(frameIndex, frameLength)));
     }
   }
 

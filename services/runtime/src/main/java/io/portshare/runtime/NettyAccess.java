@@ -1,6 +1,9 @@
 package io.portshare.runtime;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetSocket;
 
@@ -20,5 +23,19 @@ public final class NettyAccess {
    */
   public static ChannelHandlerContext handlerContext(NetSocket socket) {
     return ((NetSocketInternal) socket).channelHandlerContext();
+  }
+
+  /**
+   * The bytes under a Buffer Vert.x handed over, as a Netty view: the same memory, with indexes of its
+   * own, so a decoder may read it through without copying and without moving the Buffer's
+   * ({@code NettyAccessTest} fails if an upgrade makes it a copy or shares the indexes).
+   */
+  public static ByteBuf byteBuf(Buffer buffer) {
+    return ((BufferInternal) buffer).getByteBuf();
+  }
+
+  /** A Buffer over {@code bytes}, without a copy; writing it to a socket releases them once written. */
+  public static Buffer buffer(ByteBuf bytes) {
+    return BufferInternal.buffer(bytes);
   }
 }

@@ -57,6 +57,12 @@ public interface ServiceContext {
    * {@code --drain-timeout} for a client that connected and sent nothing yet (a pool warming up,
    * a preconnect). Off, every connection is an HTTP/1.1 one from its first byte: the drain closes
    * the idle ones at once and lets the ones with a request in flight finish.
+   *
+   * <p>WebSocket compression (per frame and per message) is off too: with either on, Vert.x adds a
+   * WebSocket extension handler and its handshakers to every connection's pipeline, WebSocket or not
+   * (about 330 bytes per connection). A service off these options loses only the compression of its
+   * WebSockets; one that wants it sets {@code setPerMessageWebSocketCompressionSupported(true)} (or
+   * the per-frame one) on the options it gets here.
    */
   HttpServerOptions httpServerOptions();
 

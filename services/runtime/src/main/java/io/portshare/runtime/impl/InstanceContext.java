@@ -120,7 +120,9 @@ final class InstanceContext implements ServiceContext {
 
   @Override
   public HttpServerOptions httpServerOptions() {
-    HttpServerOptions o = new HttpServerOptions().setHttp2ClearTextEnabled(false);
+    HttpServerOptions o = new HttpServerOptions().setHttp2ClearTextEnabled(false)
+        .setPerFrameWebSocketCompressionSupported(false)
+        .setPerMessageWebSocketCompressionSupported(false);
     applySocketOptions(o);
     return o;
   }

@@ -135,7 +135,6 @@ public final class LedgerCommand implements Callable<Integer> {
     check(connections >= 1 && connections <= 10_000, "--connections", connections, "1..10000");
     check(held >= 0 && held <= 15_000, "--held", held, "0..15000 (each held connection is a file in this process and the server's)");
     Pinning pin = Pinning.parse(pinning);
-    pin.pinThisProcess();
     Path out = reports.thisRun("-ledger");
     Files.createDirectories(out);
     Path scratch = Files.createTempDirectory("portshare-ledger");
@@ -189,6 +188,8 @@ public final class LedgerCommand implements Callable<Integer> {
             .replace(site.toString(), "SITE").replace(Path.of("").toAbsolutePath() + "/", ""));
       }
     }
+    // After the header's facts: pinned, this process sees one CPU, and the header says what the machine has.
+    pin.pinThisProcess();
     List<Table> tables = new ArrayList<>();
     StringBuilder headline = new StringBuilder();
     try {

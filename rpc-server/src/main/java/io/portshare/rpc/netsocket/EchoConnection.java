@@ -1,7 +1,6 @@
 package io.portshare.rpc.netsocket;
 
 import io.netty.buffer.ByteBuf;
-import io.portshare.runtime.NettyAccess;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.portshare.rpc.QuietTicks;
@@ -9,6 +8,7 @@ import io.portshare.rpc.RpcMetrics;
 import io.portshare.rpc.codec.FrameDecoder;
 import io.portshare.rpc.codec.RpcFrame;
 import io.portshare.runtime.LingeringClose;
+import io.portshare.runtime.NettyAccess;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -17,11 +17,12 @@ import java.util.function.LongSupplier;
 
 /**
  * The echo of one {@code NetSocket}: each read's Buffer goes through the codec's
- * {@link FrameDecoder} as the ByteBuf under it ({@link NettyAccess#byteBuf}, a view, no copy),
- * and the frames it finds whole leave as slices of that Buffer, those next to each other in one read
- * as one, in order; Vert.x flushes once per read. A frame cut across reads is completed in the
- * decoder's copy, an unpooled heap buffer that needs no release, so that it can be written on as it
- * is. While the socket's write queue is full, reading is paused until it drains.
+ * {@link FrameDecoder} as a ByteBuf of its bytes, as the runtime hands them
+ * ({@link NettyAccess.BufferBytes}: the ByteBuf under it, or a copy on Vert.x's public API), and the
+ * frames it finds whole leave as slices of that Buffer, those next to each other in one read as one,
+ * in order; Vert.x flushes once per read. A frame cut across reads is completed in the decoder's
+ * copy, an unpooled heap buffer that needs no release, and leaves as a Buffer of it. While the
+ * socket's write queue is full, reading is paused until it drains.
  *
  * <p>Closing differs from the own engine in one way: a {@code NetSocket} cannot half-close, so
  * after a rejected frame it cannot send FIN and then linger as {@code LingeringClose} does. It
@@ -40,6 +41,7 @@ final class EchoConnection implements FrameDecoder.FrameHandler {
 
   private final Vertx vertx;
   private final NetSocket socket;
+  private final NettyAccess.BufferBytes bufferBytes;
   private final FrameDecoder decoder;
   private final RpcMetrics metrics;
   private final long idleNanos;
@@ -60,24 +62,25 @@ final class EchoConnection implements FrameDecoder.FrameHandler {
   private Future<Void> lastWrite;
   private long ticker = -1;
   private long ageTimer = -1;
-  /** The read being decoded, the decoder's view of it, the run of whole frames in it not yet written. */
+  /** The read being decoded, the decoder's ByteBuf of it, the run of whole frames in it not yet written. */
   private Buffer current;
   private ByteBuf currentBytes;
   private int runStart;
   private int runEnd;
   private int framesRead;
 
-  EchoConnection(Vertx vertx, NetSocket socket, int maxPayload, RpcMetrics metrics, long idleMillis,
-      long lifetimeMillis) {
-    this(vertx, socket, maxPayload, metrics, idleMillis, lifetimeMillis, System::nanoTime);
+  EchoConnection(Vertx vertx, NetSocket socket, NettyAccess.BufferBytes bufferBytes, int maxPayload,
+      RpcMetrics metrics, long idleMillis, long lifetimeMillis) {
+    this(vertx, socket, bufferBytes, maxPayload, metrics, idleMillis, lifetimeMillis, System::nanoTime);
   }
 
   /** As the other, reading {@code clock} ({@link System#nanoTime}'s kind) where it reads the time: a test's. */
-  EchoConnection(Vertx vertx, NetSocket socket, int maxPayload, RpcMetrics metrics, long idleMillis,
-      long lifetimeMillis, LongSupplier clock) {
+  EchoConnection(Vertx vertx, NetSocket socket, NettyAccess.BufferBytes bufferBytes, int maxPayload,
+      RpcMetrics metrics, long idleMillis, long lifetimeMillis, LongSupplier clock) {
     this.clock = clock;
     this.vertx = vertx;
     this.socket = socket;
+    this.bufferBytes = bufferBytes;
     this.decoder = new FrameDecoder(maxPayload, CUT_FRAMES);
     this.metrics = metrics;
     this.idleNanos = idleMillis * 1_000_000;
@@ -114,7 +117,7 @@ final class EchoConnection implements FrameDecoder.FrameHandler {
       return;
     }
     metrics.countReceived(n);
-    ByteBuf bytes = NettyAccess.byteBuf(in);
+    ByteBuf bytes = bufferBytes.byteBuf(in);
     current = in;
     currentBytes = bytes;
     runStart = runEnd = bytes.readerIndex();
@@ -157,14 +160,14 @@ final class EchoConnection implements FrameDecoder.FrameHandler {
         runEnd = frameIndex + frameLength;
       }
     } else {
-      // Completed in the decoder's copy, which it releases once this returns: the answer keeps its own reference.
-      write(NettyAccess.buffer(buf.retainedSlice(frameIndex, frameLength)));
+      // Completed in the decoder's copy, which it releases once this returns.
+      write(bufferBytes.buffer(buf, frameIndex, frameLength));
     }
   }
 
   /**
    * Writes the run as a slice of the read's Buffer (the Buffer itself when it is all frames); the
-   * view's index 0 is the Buffer's {@code offset}.
+   * Buffer's bytes end where the decoder's ByteBuf's end, whose index 0 may lie before the Buffer's.
    */
   private void writeRun() {
     if (runEnd > runStart) {

@@ -3,6 +3,7 @@ package io.portshare.rpc.netsocket;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.portshare.rpc.FrameRun;
 import io.portshare.rpc.QuietTicks;
 import io.portshare.rpc.RpcMetrics;
 import io.portshare.rpc.codec.FrameDecoder;
@@ -30,7 +31,7 @@ import java.util.function.LongSupplier;
  * tick passes with nothing read (or the linger time ends), and closes then: the peer's bytes are
  * read before the close, so the close is a FIN, not a reset that could throw answers away.
  */
-final class EchoConnection implements FrameDecoder.FrameHandler {
+final class EchoConnection implements FrameDecoder.FrameHandler, FrameRun.Writer {
 
   private static final long LINGER_TICKS = LingeringClose.LINGER.toMillis() / QuietTicks.SETTLE_MILLIS;
   /**
@@ -65,8 +66,7 @@ final class EchoConnection implements FrameDecoder.FrameHandler {
   /** The read being decoded, the decoder's ByteBuf of it, the run of whole frames in it not yet written. */
   private Buffer current;
   private ByteBuf currentBytes;
-  private int runStart;
-  private int runEnd;
+  private final FrameRun run = new FrameRun(this);
   private int framesRead;
 
   EchoConnection(Vertx vertx, NetSocket socket, NettyAccess.BufferBytes bufferBytes, int maxPayload,
@@ -120,12 +120,12 @@ final class EchoConnection implements FrameDecoder.FrameHandler {
     ByteBuf bytes = bufferBytes.byteBuf(in);
     current = in;
     currentBytes = bytes;
-    runStart = runEnd = bytes.readerIndex();
+    run.begin(bytes.readerIndex());
     framesRead = 0;
     boolean ok;
     try {
       ok = decoder.decode(bytes, this);
-      writeRun();
+      run.write();
     } finally {
       current = null;
       currentBytes = null;
@@ -152,13 +152,7 @@ final class EchoConnection implements FrameDecoder.FrameHandler {
     framesRead++;
     int frameLength = RpcFrame.HEADER_LENGTH + payloadLength;
     if (buf == currentBytes) {
-      if (frameIndex == runEnd) {
-        runEnd += frameLength;
-      } else {
-        writeRun();
-        runStart = frameIndex;
-        runEnd = frameIndex + frameLength;
-      }
+      run.add(frameIndex, frameLength);
     } else {
       // Completed in the decoder's copy, which it releases once this returns.
       write(bufferBytes.buffer(buf, frameIndex, frameLength));
@@ -169,14 +163,12 @@ final class EchoConnection implements FrameDecoder.FrameHandler {
    * Writes the run as a slice of the read's Buffer (the Buffer itself when it is all frames); the
    * Buffer's bytes end where the decoder's ByteBuf's end, whose index 0 may lie before the Buffer's.
    */
-  private void writeRun() {
-    if (runEnd > runStart) {
-      int offset = current.length() - currentBytes.writerIndex();
-      int from = runStart + offset;
-      int to = runEnd + offset;
-      write(from == 0 && to == current.length() ? current : current.slice(from, to));
-      runStart = runEnd;
-    }
+  @Override
+  public void writeRun(int from, int to) {
+    int offset = current.length() - currentBytes.writerIndex();
+    int start = from + offset;
+    int end = to + offset;
+    write(start == 0 && end == current.length() ? current : current.slice(start, end));
   }
 
   private void write(Buffer answer) {

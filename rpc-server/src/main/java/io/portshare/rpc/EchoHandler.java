@@ -27,7 +27,7 @@ import java.util.function.LongSupplier;
  * any before. A flush that leaves bytes in the socket's way records them as flushed: past that, the
  * peer's reading is what waits, and reading stops for it (the high-water mark) rather than queueing.
  */
-final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDecoder.FrameHandler {
+final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDecoder.FrameHandler, FrameRun.Writer {
 
   private final FrameDecoder decoder;
   private final RpcMetrics metrics;
@@ -36,8 +36,7 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
   private ChannelHandlerContext ctx;
   /** The buffer being decoded, and the run of whole frames in it not yet written. */
   private ByteBuf current;
-  private int runStart;
-  private int runEnd;
+  private final FrameRun run = new FrameRun(this);
   private boolean closing;
   private boolean draining;
   /** While draining: whether the peer has gone quiet, to close at the frame boundary after it. */
@@ -87,9 +86,9 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
       bytesReceived += n;
       metrics.countReceived(n);
       current = in;
-      runStart = runEnd = in.readerIndex();
+      run.begin(in.readerIndex());
       boolean ok = decoder.decode(in, this);
-      writeRun();
+      run.write();
       if (metrics.transactions() != framesBefore) {
         frames(now, (int) (metrics.transactions() - framesBefore));
       }
@@ -112,24 +111,16 @@ final class EchoHandler extends ChannelInboundHandlerAdapter implements FrameDec
     metrics.countAnswered();
     int frameLength = RpcFrame.HEADER_LENGTH + payloadLength;
     if (buf == current) {
-      if (frameIndex == runEnd) {
-        runEnd += frameLength;
-      } else {
-        writeRun();
-        runStart = frameIndex;
-        runEnd = frameIndex + frameLength;
-      }
+      run.add(frameIndex, frameLength);
     } else {
       // A frame completed from bytes kept across reads: its buffer is freed once this returns.
       write(buf.retainedSlice(frameIndex, frameLength));
     }
   }
 
-  private void writeRun() {
-    if (runEnd > runStart) {
-      write(current.retainedSlice(runStart, runEnd - runStart));
-      runStart = runEnd;
-    }
+  @Override
+  public void writeRun(int from, int to) {
+    write(current.retainedSlice(from, to - from));
   }
 
   private void write(ByteBuf answer) {

@@ -1,14 +1,15 @@
 package io.portshare.rpc.netsocket;
 
 import io.netty.buffer.ByteBuf;
-import io.portshare.runtime.NettyAccess;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.portshare.rpc.FrameRun;
 import io.portshare.rpc.QuietTicks;
 import io.portshare.rpc.RpcMetrics;
 import io.portshare.rpc.codec.FrameDecoder;
 import io.portshare.rpc.codec.RpcFrame;
 import io.portshare.runtime.LingeringClose;
+import io.portshare.runtime.NettyAccess;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -17,11 +18,12 @@ import java.util.function.LongSupplier;
 
 /**
  * The echo of one {@code NetSocket}: each read's Buffer goes through the codec's
- * {@link FrameDecoder} as the ByteBuf under it ({@link NettyAccess#byteBuf}, a view, no copy),
- * and the frames it finds whole leave as slices of that Buffer, those next to each other in one read
- * as one, in order; Vert.x flushes once per read. A frame cut across reads is completed in the
- * decoder's copy, an unpooled heap buffer that needs no release, so that it can be written on as it
- * is. While the socket's write queue is full, reading is paused until it drains.
+ * {@link FrameDecoder} as a ByteBuf of its bytes, as the runtime hands them
+ * ({@link NettyAccess.BufferBytes}: the ByteBuf under it, or a copy on Vert.x's public API), and the
+ * frames it finds whole leave as slices of that Buffer, those next to each other in one read as one,
+ * in order; Vert.x flushes once per read. A frame cut across reads is completed in the decoder's
+ * copy, an unpooled heap buffer that needs no release, and leaves as a Buffer of it. While the
+ * socket's write queue is full, reading is paused until it drains.
  *
  * <p>Closing differs from the own engine in one way: a {@code NetSocket} cannot half-close, so
  * after a rejected frame it cannot send FIN and then linger as {@code LingeringClose} does. It
@@ -29,7 +31,7 @@ import java.util.function.LongSupplier;
  * tick passes with nothing read (or the linger time ends), and closes then: the peer's bytes are
  * read before the close, so the close is a FIN, not a reset that could throw answers away.
  */
-final class EchoConnection implements FrameDecoder.FrameHandler {
+final class EchoConnection implements FrameDecoder.FrameHandler, FrameRun.Writer {
 
   private static final long LINGER_TICKS = LingeringClose.LINGER.toMillis() / QuietTicks.SETTLE_MILLIS;
   /**
@@ -40,6 +42,7 @@ final class EchoConnection implements FrameDecoder.FrameHandler {
 
   private final Vertx vertx;
   private final NetSocket socket;
+  private final NettyAccess.BufferBytes bufferBytes;
   private final FrameDecoder decoder;
   private final RpcMetrics metrics;
   private final long idleNanos;
@@ -60,24 +63,24 @@ final class EchoConnection implements FrameDecoder.FrameHandler {
   private Future<Void> lastWrite;
   private long ticker = -1;
   private long ageTimer = -1;
-  /** The read being decoded, the decoder's view of it, the run of whole frames in it not yet written. */
+  /** The read being decoded, the decoder's ByteBuf of it, the run of whole frames in it not yet written. */
   private Buffer current;
   private ByteBuf currentBytes;
-  private int runStart;
-  private int runEnd;
+  private final FrameRun run = new FrameRun(this);
   private int framesRead;
 
-  EchoConnection(Vertx vertx, NetSocket socket, int maxPayload, RpcMetrics metrics, long idleMillis,
-      long lifetimeMillis) {
-    this(vertx, socket, maxPayload, metrics, idleMillis, lifetimeMillis, System::nanoTime);
+  EchoConnection(Vertx vertx, NetSocket socket, NettyAccess.BufferBytes bufferBytes, int maxPayload,
+      RpcMetrics metrics, long idleMillis, long lifetimeMillis) {
+    this(vertx, socket, bufferBytes, maxPayload, metrics, idleMillis, lifetimeMillis, System::nanoTime);
   }
 
   /** As the other, reading {@code clock} ({@link System#nanoTime}'s kind) where it reads the time: a test's. */
-  EchoConnection(Vertx vertx, NetSocket socket, int maxPayload, RpcMetrics metrics, long idleMillis,
-      long lifetimeMillis, LongSupplier clock) {
+  EchoConnection(Vertx vertx, NetSocket socket, NettyAccess.BufferBytes bufferBytes, int maxPayload,
+      RpcMetrics metrics, long idleMillis, long lifetimeMillis, LongSupplier clock) {
     this.clock = clock;
     this.vertx = vertx;
     this.socket = socket;
+    this.bufferBytes = bufferBytes;
     this.decoder = new FrameDecoder(maxPayload, CUT_FRAMES);
     this.metrics = metrics;
     this.idleNanos = idleMillis * 1_000_000;
@@ -114,15 +117,15 @@ final class EchoConnection implements FrameDecoder.FrameHandler {
       return;
     }
     metrics.countReceived(n);
-    ByteBuf bytes = NettyAccess.byteBuf(in);
+    ByteBuf bytes = bufferBytes.byteBuf(in);
     current = in;
     currentBytes = bytes;
-    runStart = runEnd = bytes.readerIndex();
+    run.begin(bytes.readerIndex());
     framesRead = 0;
     boolean ok;
     try {
       ok = decoder.decode(bytes, this);
-      writeRun();
+      run.write();
     } finally {
       current = null;
       currentBytes = null;
@@ -149,31 +152,23 @@ final class EchoConnection implements FrameDecoder.FrameHandler {
     framesRead++;
     int frameLength = RpcFrame.HEADER_LENGTH + payloadLength;
     if (buf == currentBytes) {
-      if (frameIndex == runEnd) {
-        runEnd += frameLength;
-      } else {
-        writeRun();
-        runStart = frameIndex;
-        runEnd = frameIndex + frameLength;
-      }
+      run.add(frameIndex, frameLength);
     } else {
-      // Completed in the decoder's copy, which it releases once this returns: the answer keeps its own reference.
-      write(NettyAccess.buffer(buf.retainedSlice(frameIndex, frameLength)));
+      // Completed in the decoder's copy, which it releases once this returns.
+      write(bufferBytes.buffer(buf, frameIndex, frameLength));
     }
   }
 
   /**
    * Writes the run as a slice of the read's Buffer (the Buffer itself when it is all frames); the
-   * view's index 0 is the Buffer's {@code offset}.
+   * Buffer's bytes end where the decoder's ByteBuf's end, whose index 0 may lie before the Buffer's.
    */
-  private void writeRun() {
-    if (runEnd > runStart) {
-      int offset = current.length() - currentBytes.writerIndex();
-      int from = runStart + offset;
-      int to = runEnd + offset;
-      write(from == 0 && to == current.length() ? current : current.slice(from, to));
-      runStart = runEnd;
-    }
+  @Override
+  public void writeRun(int from, int to) {
+    int offset = current.length() - currentBytes.writerIndex();
+    int start = from + offset;
+    int end = to + offset;
+    write(start == 0 && end == current.length() ? current : current.slice(start, end));
   }
 
   private void write(Buffer answer) {

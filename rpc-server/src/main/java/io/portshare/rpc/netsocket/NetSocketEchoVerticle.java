@@ -2,6 +2,7 @@ package io.portshare.rpc.netsocket;
 
 import io.portshare.rpc.RpcMetrics;
 import io.portshare.rpc.RpcSettings;
+import io.portshare.runtime.NettyAccess;
 import io.portshare.runtime.ServiceVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.net.NetServer;
@@ -29,8 +30,10 @@ public final class NetSocketEchoVerticle extends ServiceVerticle {
     // neither read nor finished a write for that long.
     NetServerOptions options = service.netServerOptions();
     NetServer server = vertx.createNetServer(options);
-    server.connectHandler(socket -> new EchoConnection(vertx, socket, maxPayload, metrics.get(), idleMillis,
-        service.connectionLifetime().toMillis()).start());
+    // --channel lean: decoded in place; netty: from copies, Vert.x's public API only.
+    NettyAccess.BufferBytes bufferBytes = service.bufferBytes();
+    server.connectHandler(socket -> new EchoConnection(vertx, socket, bufferBytes, maxPayload, metrics.get(),
+        idleMillis, service.connectionLifetime().toMillis()).start());
     return service.listen(server);
   }
 }

@@ -1,6 +1,7 @@
 package io.portshare.rpc.netsocket;
 
 import io.portshare.rpc.RpcMetrics;
+import io.portshare.runtime.NettyAccess;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
@@ -20,10 +21,12 @@ public final class KnownClockEcho {
   }
 
   /**
-   * Feeds {@code frame} to one connection in one read; handing each echo to the socket takes
-   * {@code writeNanos} of the connection's clock. Returns the bytes written back.
+   * Feeds {@code frame} to one connection in one read, its bytes reached as {@code bufferBytes} does;
+   * handing each echo to the socket takes {@code writeNanos} of the connection's clock. Returns the
+   * bytes written back.
    */
-  public static byte[] oneRead(RpcMetrics metrics, byte[] frame, long writeNanos) {
+  public static byte[] oneRead(NettyAccess.BufferBytes bufferBytes, RpcMetrics metrics, byte[] frame,
+      long writeNanos) {
     AtomicLong nanos = new AtomicLong(1_000_000_000L);
     List<Handler<Buffer>> reader = new ArrayList<>();
     Buffer written = Buffer.buffer();
@@ -53,7 +56,7 @@ public final class KnownClockEcho {
           }
           return null;
         });
-    new EchoConnection(null, socket, 1024, metrics, 0, 0, nanos::get).start();
+    new EchoConnection(null, socket, bufferBytes, 1024, metrics, 0, 0, nanos::get).start();
     reader.get(0).handle(Buffer.buffer(frame));
     return written.getBytes();
   }

@@ -1,6 +1,8 @@
 package io.portshare.runtime;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.buffer.BufferInternal;
@@ -9,9 +11,9 @@ import io.vertx.core.net.NetSocket;
 
 /**
  * The Netty layer under a Vert.x connection, for a service that adds a handler of its own to a
- * connection's pipeline. Vert.x reaches it only through its internal classes; this is the one place
- * a service goes through, so a Vert.x upgrade that moves them changes this class and nothing in the
- * services.
+ * connection's pipeline or decodes Vert.x Buffers with Netty ({@link BufferBytes}). Vert.x reaches
+ * it only through its internal classes; this is the one place a service goes through, so a Vert.x
+ * upgrade that moves them changes this class and nothing in the services.
  */
 public final class NettyAccess {
 
@@ -26,16 +28,56 @@ public final class NettyAccess {
   }
 
   /**
-   * The bytes under a Buffer Vert.x handed over, as a Netty view: the same memory, with indexes of its
-   * own, so a decoder may read it through without copying and without moving the Buffer's
-   * ({@code NettyAccessTest} fails if an upgrade makes it a copy or shares the indexes).
+   * How a service on Vert.x's API reads a Buffer with a Netty decoder and writes a decoded part
+   * back: in place, through Vert.x's internal {@code BufferInternal}, or on Vert.x's public API, with
+   * a copy each way. The runtime hands a service the one {@code --channel} asks for
+   * ({@link ServiceContext#bufferBytes}): {@link #VIEWS} on {@code lean}, {@link #COPIES} on
+   * {@code netty}, the stock path, so the build's second run of a suite shows the service works
+   * without these internals.
    */
-  public static ByteBuf byteBuf(Buffer buffer) {
-    return ((BufferInternal) buffer).getByteBuf();
-  }
+  public enum BufferBytes {
+    /**
+     * No copy: the ByteBuf under the Buffer and a Buffer over the ByteBuf. {@code NettyAccessBufferTest}
+     * fails if an upgrade makes either a copy or shares the indexes.
+     */
+    VIEWS {
+      @Override
+      public ByteBuf byteBuf(Buffer buffer) {
+        return ((BufferInternal) buffer).getByteBuf();
+      }
 
-  /** A Buffer over {@code bytes}, without a copy; writing it to a socket releases them once written. */
-  public static Buffer buffer(ByteBuf bytes) {
-    return BufferInternal.buffer(bytes);
+      @Override
+      public Buffer buffer(ByteBuf bytes, int index, int length) {
+        // The slice holds a reference of its own: the caller releases its own as it always would.
+        return BufferInternal.buffer(bytes.retainedSlice(index, length));
+      }
+    },
+    /**
+     * Vert.x's public API only, the stock path: each Buffer read, and each part written back, copied
+     * once onto the heap, where nothing needs releasing.
+     */
+    COPIES {
+      @Override
+      public ByteBuf byteBuf(Buffer buffer) {
+        return Unpooled.wrappedBuffer(buffer.getBytes());
+      }
+
+      @Override
+      public Buffer buffer(ByteBuf bytes, int index, int length) {
+        return Buffer.buffer(ByteBufUtil.getBytes(bytes, index, length));
+      }
+    };
+
+    /**
+     * The bytes of {@code buffer} as a ByteBuf whose indexes are its own, so a decoder may read it
+     * through without moving the Buffer's; it needs no release.
+     */
+    public abstract ByteBuf byteBuf(Buffer buffer);
+
+    /**
+     * A Buffer of {@code length} bytes of {@code bytes} from {@code index} that stays readable, for a
+     * write on a socket, once the caller has released its reference to {@code bytes}.
+     */
+    public abstract Buffer buffer(ByteBuf bytes, int index, int length);
   }
 }

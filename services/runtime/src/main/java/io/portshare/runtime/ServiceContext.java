@@ -67,6 +67,13 @@ public interface ServiceContext {
   HttpServerOptions httpServerOptions();
 
   /**
+   * How a service on Vert.x's API reaches the bytes of a Buffer with Netty: {@code --channel lean}
+   * gives {@link NettyAccess.BufferBytes#VIEWS VIEWS} (no copy, Vert.x's internals),
+   * {@code --channel netty} {@link NettyAccess.BufferBytes#COPIES COPIES} (Vert.x's public API only).
+   */
+  NettyAccess.BufferBytes bufferBytes();
+
+  /**
    * Listens and registers the server for the drain. A {@code NetServer}'s connections are the
    * service's to age out ({@link #connectionLifetime()}): only the service knows where one message of
    * its protocol ends, so only it can close between two without losing one.

@@ -78,8 +78,9 @@ public final class RuntimeSettings {
             labels(ScalingMode.values(), ScalingMode::label)),
         Option.choice(TRANSPORT, TransportSetting.AUTO.label(), "auto uses native epoll when present, else NIO; "
             + "io_uring falls back to epoll where refused", labels(TransportSetting.values(), TransportSetting::label)),
-        Option.choice(CHANNEL, ChannelSetting.LEAN.label(), "on epoll, lean: the runtime's channels, the system calls"
-            + " per connection of a C server; netty: Netty's own", labels(ChannelSetting.values(), ChannelSetting::label)),
+        Option.choice(CHANNEL, ChannelSetting.LEAN.label(), "lean: the runtime's channels on epoll, the system calls"
+            + " per connection of a C server, and Buffers decoded in place; netty: Netty's own channels and Vert.x's"
+            + " public Buffer API, the stock path", labels(ChannelSetting.values(), ChannelSetting::label)),
         Option.flag(ACCEPT_ON_EVENT_LOOP, true,
             "with a socket per instance, accept on its event loop; false: Vert.x's acceptor thread"),
         Option.path(Settings.CONFIG, "", "YAML or JSON file of option: value"),

@@ -4,9 +4,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.Channel;
 import io.portshare.runtime.ConnectionInitializer;
 import io.portshare.runtime.DrainEvent;
+import io.portshare.runtime.NettyAccess;
 import io.portshare.runtime.ServiceContext;
 import io.portshare.runtime.Settings;
 import io.portshare.runtime.StartException;
+import io.portshare.runtime.config.ChannelSetting;
 import io.portshare.runtime.config.RuntimeSettings;
 import io.portshare.runtime.impl.mode.Mode;
 import io.portshare.runtime.net.Connections;
@@ -139,6 +141,12 @@ final class InstanceContext implements ServiceContext {
         .setReusePort(mode.reusePort())
         .setTcpNoDelay(true)
         .setAcceptBacklog(Listeners.ACCEPT_BACKLOG);
+  }
+
+  /** As {@code --channel} asks, whatever channels run: a Buffer's view rests on Vert.x, not on the transport. */
+  @Override
+  public NettyAccess.BufferBytes bufferBytes() {
+    return common.channel() == ChannelSetting.LEAN ? NettyAccess.BufferBytes.VIEWS : NettyAccess.BufferBytes.COPIES;
   }
 
   @Override

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.portshare.kit.Ci;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,7 +18,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The descriptors StaticFiles keeps open for sendfile, as the process's /proc/self/fd shows them: one
  * per large file for all its answers; the old one closed once a file replaced on disk is looked up
  * again, but not while an answer is still being sent from it; all closed by close() in the verticle's
- * stop(), as its javadoc says to call it.
+ * stop(), as its javadoc says to call it, on every event loop the handler ran on.
  */
 class StaticFilesOpenFilesTest {
 
@@ -116,6 +122,40 @@ class StaticFilesOpenFilesTest {
           .as("the slow answer is the old file whole").isTrue();
     }
     await().atMost(Duration.ofSeconds(10)).until(() -> openOnto(big + " (deleted)") == 0);
+  }
+
+  /**
+   * One handler on the Routers of two verticles, so on two event loops, each with a cache of its own:
+   * close() called from neither closes the files of both, each on its own loop.
+   */
+  @Test
+  void closeReachesTheCacheOfEveryEventLoopTheHandlerRanOn() throws IOException {
+    StaticFiles shared = StaticFiles.webroot(big.getParent()).build();
+    List<Integer> ports = new ArrayList<>();
+    List<Thread> loops = new CopyOnWriteArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      vertx.deployVerticle(new VerticleBase() {
+        @Override
+        public Future<?> start() {
+          Router router = Router.router(vertx);
+          router.route().handler(ctx -> {
+            loops.add(Thread.currentThread());
+            ctx.next();
+          });
+          router.route().handler(shared);
+          return vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
+              .onSuccess(server -> ports.add(server.actualPort()));
+        }
+      }).await();
+    }
+    for (int port : ports) {
+      assertThat(Wire.get(port, "/big.bin").body()).hasSize(100_000);
+    }
+    assertThat(loops.stream().distinct().count()).as("event loops the handler ran on").isEqualTo(2);
+    await().atMost(Duration.ofSeconds(10)).until(() -> openOnto(big.toString()) == 2); // one per event loop
+
+    shared.close();
+    await().atMost(Duration.ofSeconds(10)).until(() -> openOnto(big.toString()) == 0);
   }
 
   /** Replaces {@code file} with a new one of {@code content}, by a rename over it (a new inode, as a deploy does). */

@@ -172,7 +172,7 @@ import io.vertx.ext.web.Router;
 
 /**
  * The $name service's routes: vertx-web and portshare-web, nothing of the runtime, so that they run the same on
- * stock Vert.x: {@code vertx.createHttpServer().requestHandler(${class}Routes.router(vertx, "hi")).listen(8080)}.
+ * stock Vert.x: {@code vertx.createHttpServer().requestHandler(${class}Routes.router(vertx, "hi", ${class}Routes.files())).listen(8080)}.
  * A new route goes here, before the static route: {@code router.get("/path").handler(ctx -> ...)}.
  */
 public final class ${class}Routes {
@@ -187,16 +187,24 @@ public final class ${class}Routes {
   private ${class}Routes() {}
 
   /**
-   * GET /hello answers {@code greeting}; any other path is a file of the webroot (/ is its index.html,
-   * with ETag, 304, Range and .gz siblings), or 404: StaticFiles passes what it does not serve to the
-   * next route, here the Router's own 404.
+   * The webroot's handler. It keeps the large files it sends by sendfile open between answers: whoever
+   * makes it closes it when its routes are done ({@code files.close()} in the verticle's stop()).
    */
-  public static Router router(Vertx vertx, String greeting) {
+  public static StaticFiles files() {
+    return StaticFiles.classpath(WEBROOT).build();
+  }
+
+  /**
+   * GET /hello answers {@code greeting}; any other path is a file of the webroot, by {@code files}
+   * (/ is its index.html, with ETag, 304, Range and .gz siblings), or 404: StaticFiles passes what it
+   * does not serve to the next route, here the Router's own 404.
+   */
+  public static Router router(Vertx vertx, String greeting, StaticFiles files) {
     Router router = Router.router(vertx);
     router.get("/hello").handler(ctx -> ctx.response()
         .putHeader("content-type", "text/plain; charset=utf-8")
         .end(greeting));
-    router.route().handler(StaticFiles.classpath(WEBROOT).build());
+    router.route().handler(files);
     return router;
   }
 }
@@ -206,6 +214,7 @@ cat > "$src/${class}Verticle.java" <<EOF
 package $pkg;
 
 import io.portshare.runtime.ServiceVerticle;
+import io.portshare.web.StaticFiles;
 import io.vertx.core.Future;
 
 /**
@@ -215,11 +224,23 @@ import io.vertx.core.Future;
  */
 public final class ${class}Verticle extends ServiceVerticle {
 
+  private StaticFiles files;
+
   @Override
   public Future<?> start() {
     String greeting = service.settings().getString(${class}Service.GREETING) + "\n";
+    files = ${class}Routes.files();
     return service.listen(vertx.createHttpServer(service.httpServerOptions())
-        .requestHandler(${class}Routes.router(vertx, greeting)));
+        .requestHandler(${class}Routes.router(vertx, greeting, files)));
+  }
+
+  /** Closes the files StaticFiles keeps open (an answer still being sent closes its own when done). */
+  @Override
+  public Future<?> stop() throws Exception {
+    if (files != null) {
+      files.close();
+    }
+    return super.stop();
   }
 }
 EOF

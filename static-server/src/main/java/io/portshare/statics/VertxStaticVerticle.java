@@ -21,6 +21,8 @@ import java.util.function.Supplier;
  */
 public final class VertxStaticVerticle extends ServiceVerticle {
 
+  private StaticFiles files;
+
   @Override
   public Future<?> start() {
     StaticSettings s = StaticSettings.of(service.settings());
@@ -28,7 +30,7 @@ public final class VertxStaticVerticle extends ServiceVerticle {
         new StaticMetrics(service.registry(), Integer.toString(service.instance())), new StaticMetrics());
     VertxFileAnswers answers = new VertxFileAnswers(metrics);
     vertx.setPeriodic(1000, id -> answers.tick(System.currentTimeMillis()));
-    StaticFiles files = s.staticFiles().listener(answers.listener()).build();
+    files = s.staticFiles().listener(answers.listener()).build();
 
     Router router = Router.router(vertx);
     router.route().handler(answers::front);
@@ -46,5 +48,14 @@ public final class VertxStaticVerticle extends ServiceVerticle {
         .invalidRequestHandler(answers::refuse)
         .requestHandler(router);
     return service.listen(server);
+  }
+
+  /** Closes the files StaticFiles keeps open for sendfile (an answer still being sent closes its own when done). */
+  @Override
+  public Future<?> stop() throws Exception {
+    if (files != null) {
+      files.close();
+    }
+    return super.stop();
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.portshare.kit.Ci;
 import io.portshare.kit.HttpWire;
 import io.portshare.kit.ServiceProcess;
+import io.portshare.kit.Strace;
 import io.vertx.core.transport.Transport;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +51,7 @@ class AcceptedSocketSyscallTest {
   void eachAcceptedSocketsSystemCallsOnEachChannel(String channel, int mods, int dels, int getsocknames, int sndbufs,
       int lingers) throws Exception {
     Ci.require(Transport.EPOLL.available(), "native epoll (Linux)");
-    String strace = SendfileSyscallTest.StraceProbe.unavailable();
+    String strace = Strace.unavailable();
     Ci.require(strace == null, "strace cannot run here (" + strace + "); .ci/run installs it");
     Path root = Files.createDirectories(tmp.resolve("root"));
     Files.writeString(root.resolve("a.txt"), "a\n");

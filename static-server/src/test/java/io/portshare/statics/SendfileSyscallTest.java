@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.portshare.kit.Ci;
 import io.portshare.kit.HttpWire;
 import io.portshare.kit.ServiceProcess;
+import io.portshare.kit.Strace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +15,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Zero-copy as the kernel saw it, not as the server counts it: the service runs under
  * {@code strace -f -e trace=sendfile}, and the bytes sendfile(2) returned must be exactly the body
  * bytes of the large files served; with {@code --no-sendfile} sendfile(2) is never called. Under
- * {@code trace=openat}, a large file is opened once for all its answers.
+ * {@code trace=openat}, a large file is opened once for all its answers, on either engine.
  */
 class SendfileSyscallTest {
 
@@ -68,7 +68,16 @@ class SendfileSyscallTest {
    */
   @Test
   void aHitOpensNothing() throws Exception {
-    String trace = servedUnderStrace("openat.trace", "openat");
+    assertOpenedOnce(servedUnderStrace("openat.trace", "openat"));
+  }
+
+  /** The same on --engine vertx: portshare-web's StaticFiles lends the kept descriptor to Vert.x's sendFile. */
+  @Test
+  void aHitOnTheVertxEngineOpensNothing() throws Exception {
+    assertOpenedOnce(servedUnderStrace("openat-vertx.trace", "openat", "--engine", "vertx"));
+  }
+
+  private static void assertOpenedOnce(String trace) {
     Matcher m = Pattern.compile("^\\d+\\s+openat\\(.*big\\.bin\"", Pattern.MULTILINE).matcher(trace);
     int opens = 0;
     while (m.find()) {
@@ -84,7 +93,7 @@ class SendfileSyscallTest {
   private static String servedUnderStrace(String name, String syscall, String... extra) throws Exception {
     Ci.require(System.getProperty("os.name").startsWith("Linux"), "sendfile(2) and strace are Linux only");
     // strace is a package on any Linux (.ci/run installs it)
-    String strace = StraceProbe.unavailable();
+    String strace = Strace.unavailable();
     Ci.require(strace == null, "strace cannot run here (" + strace + "): sendfile(2) not checked by the kernel");
     Path out = tmp.resolve(name);
     List<String> flags = new ArrayList<>(List.of("--service", "static", "--port", "0", "--admin-port", "0",
@@ -127,26 +136,5 @@ class SendfileSyscallTest {
       bytes.add(Long.parseLong(m.group(1)));
     }
     return bytes;
-  }
-
-  /** Whether strace can trace a process here: installed, and ptrace allowed. */
-  static final class StraceProbe {
-    private StraceProbe() {}
-
-    /** Null when it can, else why not. */
-    static String unavailable() throws InterruptedException {
-      try {
-        Process p = new ProcessBuilder("strace", "-f", "-e", "trace=none", "-o", "/dev/null", "true")
-            .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-          p.destroyForcibly();
-          return "strace did not finish in 30 s";
-        }
-        return p.exitValue() == 0 ? null : "strace exit " + p.exitValue() + ": " + out.trim();
-      } catch (IOException e) {
-        return "strace is not installed (" + e.getMessage() + ")";
-      }
-    }
   }
 }

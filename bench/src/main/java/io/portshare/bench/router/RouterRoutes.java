@@ -59,21 +59,26 @@ public final class RouterRoutes {
 
   private RouterRoutes() {}
 
-  public static Router router(Vertx vertx, String root) {
-    return router(vertx, root, FileHandler.STATIC_FILES);
-  }
-
-  public static Router router(Vertx vertx, String root, FileHandler files) {
+  /** The routes, {@code statics} (from {@link #staticRoute}) after {@code GET /hello}. */
+  public static Router router(Vertx vertx, Handler<RoutingContext> statics) {
     Router router = Router.router(vertx);
     router.get("/hello").handler(ctx -> ctx.response().putHeader(CONTENT_TYPE, HELLO_TYPE_VALUE).end(HELLO_BODY));
-    router.route().handler(staticRoute(root, files));
+    router.route().handler(statics);
     return router;
   }
 
-  private static Handler<RoutingContext> staticRoute(String root, FileHandler files) {
+  /** The static route's handler on {@code root}; the verticle that makes it gives it to {@link #close} in its stop(). */
+  public static Handler<RoutingContext> staticRoute(String root, FileHandler files) {
     return switch (files) {
       case STATIC_FILES -> StaticFiles.webroot(Path.of(root)).build();
       case STATIC_HANDLER -> StaticHandler.create(FileSystemAccess.ROOT, root);
     };
+  }
+
+  /** Closes the files a StaticFiles route keeps open, as the generated verticle does in its stop(); StaticHandler keeps none. */
+  public static void close(Handler<RoutingContext> statics) {
+    if (statics instanceof StaticFiles files) {
+      files.close();
+    }
   }
 }

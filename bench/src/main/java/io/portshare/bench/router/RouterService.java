@@ -4,6 +4,8 @@ import io.portshare.runtime.Option;
 import io.portshare.runtime.ServiceDescriptor;
 import io.portshare.runtime.ServiceVerticle;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -48,12 +50,22 @@ public final class RouterService implements ServiceDescriptor {
   @Override
   public ServiceVerticle newVerticle() {
     return new ServiceVerticle() {
+      private Handler<RoutingContext> statics;
+
       @Override
       public Future<?> start() {
         String root = Path.of(service.settings().getString(ROOT)).toAbsolutePath().toString();
-        RouterRoutes.FileHandler files = RouterRoutes.FileHandler.of(service.settings().getString(FILES));
+        statics = RouterRoutes.staticRoute(root, RouterRoutes.FileHandler.of(service.settings().getString(FILES)));
         return service.listen(vertx.createHttpServer(service.httpServerOptions())
-            .requestHandler(RouterRoutes.router(vertx, root, files)));
+            .requestHandler(RouterRoutes.router(vertx, statics)));
+      }
+
+      @Override
+      public Future<?> stop() throws Exception {
+        if (statics != null) {
+          RouterRoutes.close(statics);
+        }
+        return super.stop();
       }
     };
   }

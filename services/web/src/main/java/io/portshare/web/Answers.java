@@ -3,7 +3,9 @@ package io.portshare.web;
 import io.portshare.web.StaticFiles.AnswerListener;
 import io.portshare.web.StaticFiles.Body;
 import io.portshare.web.internal.FileDecision;
+import io.portshare.web.internal.OpenFile;
 import io.portshare.web.internal.VertxFileHead;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.file.AsyncFile;
 import io.vertx.core.file.OpenOptions;
@@ -120,28 +122,52 @@ final class Answers {
   }
 
   /**
-   * By sendfile(2), on the path the cache resolved: an open(2), no stat (the size is the cache's). If
-   * the file went away since it was checked the answer cannot be given (its head may be out) and the
-   * connection is cut.
+   * By sendfile(2), from the descriptor the cache keeps open for the file, lent to this answer until
+   * its write is done or failed (a hit makes no open(2)); where the cache keeps none (past its limit,
+   * {@code openFilesMax(0)}, after {@link StaticFiles#close()}), from the path it resolved, opened here
+   * and closed once sent (an open(2), no stat). If the file went away since it was checked the answer
+   * cannot be given (its head may be out) and the connection is cut.
    */
   private static void sendFile(HttpServerRequest req, FileDecision d) {
+    OpenFile open = d.rep.open;
     FileChannel channel;
-    try {
-      channel = FileChannel.open(d.rep.path, StandardOpenOption.READ);
-    } catch (IOException e) {
-      req.connection().close();
-      return;
-    }
-    req.response().sendFile(channel, d.offset, d.bodyLength).onComplete(done -> {
+    if (open != null) {
+      channel = open.lend();
+    } else {
       try {
-        channel.close();
-      } catch (IOException ignored) {
-        // a read-only descriptor: nothing was left to write back
+        channel = FileChannel.open(d.rep.path, StandardOpenOption.READ);
+      } catch (IOException e) {
+        req.connection().close();
+        return;
       }
+    }
+    Future<Void> sent;
+    try {
+      // Vert.x sends it as a region of its own that never closes it, completing this once written.
+      sent = req.response().sendFile(channel, d.offset, d.bodyLength);
+    } catch (RuntimeException e) {
+      giveBack(open, channel);
+      throw e;
+    }
+    sent.onComplete(done -> {
+      giveBack(open, channel);
       if (done.failed()) {
         req.connection().close();
       }
     });
+  }
+
+  /** The kept file's loan given back, or the file opened for one answer closed. */
+  private static void giveBack(OpenFile open, FileChannel channel) {
+    if (open != null) {
+      open.release();
+      return;
+    }
+    try {
+      channel.close();
+    } catch (IOException ignored) {
+      // a read-only descriptor: nothing was left to write back
+    }
   }
 
   /** The copying path: the file read in chunks off the event loop and piped to the response. */

@@ -7,19 +7,24 @@ import io.portshare.web.internal.FileDecision;
 import io.portshare.web.internal.RequestPath;
 import io.portshare.web.internal.RequestRouter;
 import io.portshare.web.internal.Route;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
  * What {@link StaticFiles} does with a request: each event loop's {@link RequestRouter} (over a cache
  * of its own) says what it names, a miss looked up on a worker (or in line, with
  * {@link StaticFiles.Builder#missesOnEventLoop}); a file is answered as its {@link FileDecision} says,
- * by {@link Answers}, and what it does not serve goes to {@code ctx.next()}.
+ * by {@link Answers}, and what it does not serve goes to {@code ctx.next()}. {@link #close} closes the
+ * files every cache keeps open, each on its own thread.
  */
 final class FileRequests {
 
@@ -30,6 +35,12 @@ final class FileRequests {
   private final Answers answers;
   /** Each thread's router over its own cache (an event loop's, in practice); null until the root is known. */
   private final ThreadLocal<RequestRouter> routers = new ThreadLocal<>();
+  /** Every router made, with its thread and Vert.x context: {@link #close} reaches each cache on its own thread. */
+  private final List<Made> made = new ArrayList<>();
+  private boolean closed;
+
+  private record Made(RequestRouter router, Thread thread, Context context) {
+  }
 
   FileRequests(SiteRoot site, FileCache.Config config, boolean listing, boolean missesOnEventLoop, Answers answers) {
     this.site = site;
@@ -88,14 +99,40 @@ final class FileRequests {
     }
   }
 
-  /** This thread's router, made on its first request once the root is known. */
+  /** This thread's router, made on its first request once the root is known (after close, keeping no file open). */
   private RequestRouter routerHere(Path root) {
     RequestRouter r = routers.get();
     if (r == null) {
-      r = new RequestRouter(new FileCache(root, config), listing);
+      synchronized (this) {
+        r = new RequestRouter(new FileCache(root, closed ? config.withOpenFilesMax(0) : config), listing);
+        made.add(new Made(r, Thread.currentThread(), Vertx.currentContext()));
+      }
       routers.set(r);
     }
     return r;
+  }
+
+  /**
+   * Closes the files every thread's cache keeps open, each on its own thread: this one's now, another
+   * event loop's as a task on it (a cache is its thread's alone). The handler goes on answering, opening
+   * each large file per answer.
+   */
+  void close() {
+    List<Made> all;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      all = List.copyOf(made);
+    }
+    for (Made m : all) {
+      if (m.thread == Thread.currentThread() || m.context == null) {
+        m.router.close();
+      } else {
+        m.context.runOnContext(v -> m.router.close());
+      }
+    }
   }
 
   /**

@@ -5,6 +5,7 @@ import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
+import java.io.Closeable;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -35,12 +36,34 @@ import java.util.Objects;
  *
  * <p><b>What a request costs.</b> Each event loop keeps a cache of its own (no lock), by raw path: a
  * hit is one map lookup and makes no file-system call; a body up to {@link Builder#memoryMax(long)}
- * goes out from memory with {@code end(Buffer)}, a larger one by {@code sendFile} on the cached real
- * path (an open(2) and sendfile(2), no stat). A miss never blocks the event loop: the stat, realpath
- * and read run on a worker ({@link Vertx#executeBlocking}) and what they found, misses too, is kept
- * and trusted for {@link Builder#revalidate(Duration)} (one second by default), so a changed file shows
- * within that and the disk is asked at most once per period per path. A directory listing is read on
- * a worker each time (listings are opt-in and rare).
+ * goes out from memory with {@code end(Buffer)}, a larger one by {@code sendFile} from a descriptor
+ * the cache opened when it looked the file up and keeps open with its entry (sendfile(2) and Vert.x's
+ * fstat(2) of the channel, no open(2), no close(2); up to {@link Builder#openFilesMax(int)} per event
+ * loop, past that an open(2) and close(2) per answer). A miss never blocks the event loop: the stat,
+ * realpath, read and open run on a worker ({@link Vertx#executeBlocking}) and what they found, misses
+ * too, is kept and trusted for {@link Builder#revalidate(Duration)} (one second by default), so a
+ * changed file shows within that and the disk is asked at most once per period per path; a file
+ * changed or evicted is closed once the last answer being sent from it is out. A directory listing is
+ * read on a worker each time (listings are opt-in and rare).
+ *
+ * <p><b>Closing it.</b> The descriptors it keeps open are the handler's until {@link #close()}: call
+ * that from the {@code stop()} of the verticle whose routes use it, or, with no verticle, when its
+ * server is closed. Vert.x's public API has no hook that would tell the handler its verticle went away
+ * (a context's close hooks are internal API), so it cannot do this by itself. Answers still being sent
+ * keep their file open until written; the handler goes on answering after close, opening each large
+ * file per answer.
+ *
+ * <pre>{@code
+ * public Future<?> start() {
+ *   files = StaticFiles.webroot(Path.of("site")).build();
+ *   router.route().handler(files);
+ *   ...
+ * }
+ * public Future<?> stop() throws Exception {
+ *   files.close();
+ *   return super.stop();
+ * }
+ * }</pre>
  *
  * <p><b>Metrics.</b> The handler keeps none. Vert.x's own ({@code VertxOptions.setMetricsOptions},
  * vertx-micrometer-metrics) count every request and response it answers; to count what it answers in
@@ -49,7 +72,7 @@ import java.util.Objects;
  *
  * <p>It needs vertx-web and nothing of the portshare runtime: it runs on stock Vert.x 5.
  */
-public final class StaticFiles implements Handler<RoutingContext> {
+public final class StaticFiles implements Handler<RoutingContext>, Closeable {
 
   /** How an answer's body went out. */
   public enum Body {
@@ -76,7 +99,7 @@ public final class StaticFiles implements Handler<RoutingContext> {
 
   private StaticFiles(Builder b, SiteRoot site) {
     FileCache.Config config = new FileCache.Config(b.index, b.hidden, b.gzip, b.cacheEntries, b.memoryMax,
-        Math.max(b.memoryMax, b.cacheBytes), b.revalidate.toMillis(), true, 0);
+        Math.max(b.memoryMax, b.cacheBytes), b.revalidate.toMillis(), true, b.sendfile ? b.openFilesMax : 0);
     Answers answers = new Answers(b.sendfile, b.cacheControl == null || b.cacheControl.isEmpty() ? null
         : HttpHeaders.createOptimized(b.cacheControl), b.listener == null ? NO_LISTENER : b.listener);
     this.requests = new FileRequests(site, config, b.listing, b.missesOnEventLoop, answers);
@@ -126,6 +149,7 @@ public final class StaticFiles implements Handler<RoutingContext> {
     private long memoryMax = 32 << 10;
     private Duration revalidate = Duration.ofSeconds(1);
     private boolean sendfile = true;
+    private int openFilesMax = FileCache.OPEN_FILES_MAX;
     private boolean missesOnEventLoop;
     private String cacheControl;
     private AnswerListener listener;
@@ -199,6 +223,22 @@ public final class StaticFiles implements Handler<RoutingContext> {
     }
 
     /**
+     * How many files sent by sendfile (those past {@link #memoryMax(long)}) each event loop's cache
+     * keeps open (default 128; 0: none, each such answer opens and closes its file). Each is one
+     * descriptor of the process's open files limit ({@code ulimit -n}) beside its connections, held
+     * from the file's lookup until it changes on disk, leaves the cache or the handler is
+     * {@link StaticFiles#close() closed}: at most this many times the event loops the handler runs on.
+     * Past it, answers open their file.
+     */
+    public Builder openFilesMax(int files) {
+      if (files < 0) {
+        throw new IllegalArgumentException("openFilesMax must not be negative: " + files);
+      }
+      this.openFilesMax = files;
+      return this;
+    }
+
+    /**
      * Whether a miss is looked up on the event loop itself (default false: on a worker). A stat from
      * the page cache costs microseconds, and the answer then leaves while the request is being read,
      * so a client that half-closes right after its request still gets it: Vert.x 5 leaves Netty's
@@ -240,5 +280,17 @@ public final class StaticFiles implements Handler<RoutingContext> {
   @Override
   public void handle(RoutingContext ctx) {
     requests.handle(ctx);
+  }
+
+  /**
+   * Closes the files the handler keeps open for sendfile: those of this event loop's cache at once,
+   * those of the other event loops it ran on by a task on each. An answer still being sent from one
+   * closes it once written. The handler keeps answering (opening each large file per answer), so a
+   * request that arrives between the verticle's stop and its server's close is still served. Call it
+   * from the verticle's {@code stop()}; a second call does nothing.
+   */
+  @Override
+  public void close() {
+    requests.close();
   }
 }

@@ -30,6 +30,8 @@ public final class MainVerticle extends ServiceVerticle {
   static final String READINESS_CHECK = "downstream";
 
   private NetClient client;
+  /** The webroot's handler, closed in stop(): it keeps the large files it sends by sendfile open. */
+  private StaticFiles files;
 
   @Override
   public Future<?> start() {
@@ -55,7 +57,17 @@ public final class MainVerticle extends ServiceVerticle {
         .putHeader("content-type", "text/plain; charset=utf-8")
         .end(hello));
     router.get("/config").handler(ctx -> ctx.json(config()));
-    router.route().handler(StaticFiles.classpath("webroot").build());
+    files = StaticFiles.classpath("webroot").build();
+    router.route().handler(files);
     return service.listen(vertx.createHttpServer(service.httpServerOptions()).requestHandler(router));
+  }
+
+  /** Closes the files StaticFiles keeps open (an answer still being sent closes its own when done). */
+  @Override
+  public Future<?> stop() throws Exception {
+    if (files != null) {
+      files.close();
+    }
+    return super.stop();
   }
 }

@@ -37,7 +37,8 @@ public final class CachedFile implements FileCache.Found, Route {
   public long checkedAt;
   /**
    * The file kept open for sendfile answers ({@link FileCache.Config#openFilesMax}), or null: then each
-   * such answer opens it. Set when the file is looked up; its cache holds a reference to it.
+   * such answer opens it. Set when the file is looked up; its cache holds a reference to it, and clears
+   * this when it gives that back (the entry evicted or replaced, the cache closed).
    */
   public OpenFile open;
 

@@ -185,9 +185,17 @@ public final class FileCache {
     return found;
   }
 
-  /** Closes the files the cache keeps open (a region still being sent closes its file when done). */
+  /**
+   * Closes the files the cache keeps open and keeps none open from now on: an answer still being sent
+   * from one closes it when done, and later answers open their files (on the cache's own thread).
+   */
   public void close() {
     held.close();
+  }
+
+  /** How many files the cache keeps open now. */
+  public int openFiles() {
+    return held.size();
   }
 
   private CachedFile open(Path candidate, CachedFile old, long now) throws IOException {
@@ -207,12 +215,20 @@ public final class FileCache {
     if (old != null && old.path.equals(real) && old.sameAs(size, mtime) && sameGzip(old.gzip, gzip)) {
       return old;
     }
-    CharSequence type = ContentTypes.of(real.getFileName().toString());
-    byte[] bytes = size <= config.memoryMax() ? Files.readAllBytes(real) : null;
-    if (bytes != null && bytes.length != size) {
-      bytes = null; // changed while we read it; sendfile will send what is there
+    try {
+      CharSequence type = ContentTypes.of(real.getFileName().toString());
+      byte[] bytes = size <= config.memoryMax() ? Files.readAllBytes(real) : null;
+      if (bytes != null && bytes.length != size) {
+        bytes = null; // changed while we read it; sendfile will send what is there
+      }
+      return keptOpen(new CachedFile(real, size, mtime, type, bytes, gzip, now));
+    } catch (IOException | RuntimeException e) {
+      // Gone while it was read: a sibling opened for it here is no entry's, so nothing else would close it.
+      if (gzip != null && gzip.open != null && (old == null || gzip != old.gzip)) {
+        gzip.open.release();
+      }
+      throw e;
     }
-    return keptOpen(new CachedFile(real, size, mtime, type, bytes, gzip, now));
   }
 
   private CachedFile openGzip(Path real, CachedFile old, long now) throws IOException {
@@ -258,10 +274,8 @@ public final class FileCache {
 
   private void forget(CachedFile f, CachedFile replacement) {
     memoryUsed -= bodySize(f);
-    held.let(f.open, replacement);
-    if (f.gzip != null) {
-      held.let(f.gzip.open, replacement);
-    }
+    held.let(f, replacement);
+    held.let(f.gzip, replacement);
   }
 
   private static long bodySize(CachedFile f) {

@@ -11,10 +11,10 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * A large file kept open with its cache entry, as nginx's open_file_cache keeps descriptors: each
- * sendfile answer is a {@link #region} of it, so a hit makes no open(2). Counted by reference: the
- * cache holds one until it forgets the entry (evicted, changed on disk, stopped), each region one
- * until it is sent; the descriptor is closed when the last goes, so a region in flight never finds
- * it closed. One event loop's: the counts are not shared across threads.
+ * sendfile answer is a {@link #region} of it (the own engine) or {@link #lend lent} it (portshare-web's
+ * handler on Vert.x), so a hit makes no open(2). Counted by reference: the cache holds one until it
+ * forgets the entry (evicted, changed on disk, closed), each answer one until it is sent; the
+ * descriptor is closed when the last goes, so an answer in flight never finds it closed.
  */
 public final class OpenFile extends AbstractReferenceCounted {
 
@@ -42,6 +42,17 @@ public final class OpenFile extends AbstractReferenceCounted {
   public FileRegion region(long offset, long length) {
     retain();
     return new Region(this, offset, length);
+  }
+
+  /**
+   * The descriptor itself, lent to one answer that a library sends from a {@link FileChannel}
+   * (Vert.x's {@code sendFile(FileChannel, offset, length)}, which wraps it in a region of its own that
+   * never closes it): counted as a {@link #region} is, so the file stays open until that answer gives
+   * it back with {@link #release()} once its write is done or failed.
+   */
+  public FileChannel lend() {
+    retain();
+    return channel;
   }
 
   @Override

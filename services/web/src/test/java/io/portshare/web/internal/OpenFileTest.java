@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.channel.FileRegion;
 import io.netty.handler.codec.http.HttpMethod;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -67,15 +68,52 @@ class OpenFileTest {
     sent.release();
     assertThat(first.open.isOpen()).as("after a region was sent").isTrue();
 
-    FileRegion inFlight = first.open.region(0, 100);
+    OpenFile old = first.open;
+    FileRegion inFlight = old.region(0, 100);
     Files.setLastModifiedTime(root.resolve("a.bin"), FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
     CachedFile changed = (CachedFile) router.route(HttpMethod.GET, "/a.bin", NOW + FileCache.VALID_MILLIS);
 
     assertThat(changed).isNotSameAs(first);
     assertThat(changed.open.isOpen()).isTrue();
-    assertThat(first.open.isOpen()).as("the old file while a region of it is being sent").isTrue();
+    assertThat(first.open).as("the old entry's descriptor given back").isNull();
+    assertThat(old.isOpen()).as("the old file while a region of it is being sent").isTrue();
     inFlight.release();
-    assertThat(first.open.isOpen()).as("the old file once that region is sent").isFalse();
+    assertThat(old.isOpen()).as("the old file once that region is sent").isFalse();
+  }
+
+  /** Vert.x's sendFile takes the channel itself: lent, it stays open past a change until given back. */
+  @Test
+  void aLentChannelStaysOpenUntilGivenBack() throws IOException {
+    RequestRouter router = router(cache(root, 8, 16));
+    OpenFile old = ((CachedFile) router.route(HttpMethod.GET, "/a.bin", NOW)).open;
+    FileChannel lent = old.lend();
+    Files.setLastModifiedTime(root.resolve("a.bin"), FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
+    router.route(HttpMethod.GET, "/a.bin", NOW + FileCache.VALID_MILLIS);
+
+    assertThat(lent.isOpen()).as("lent to an answer still being sent").isTrue();
+    old.release();
+    assertThat(lent.isOpen()).as("given back by that answer").isFalse();
+  }
+
+  /**
+   * A lookup on a worker may outlive its entry: the stale entry it was given is evicted (its
+   * descriptor closed) before the disk, still agreeing with it, brings it back. It then answers by
+   * opening the file per answer, never by a closed descriptor.
+   */
+  @Test
+  void anEntryEvictedWhileLookedUpComesBackWithoutItsClosedDescriptor() {
+    FileCache cache = cache(root, 8, 1);
+    RequestRouter router = router(cache);
+    CachedFile a = (CachedFile) router.route(HttpMethod.GET, "/a.bin", NOW);
+    OpenFile aOpen = a.open;
+    Route.Lookup lookup = (Route.Lookup) router.cached(HttpMethod.GET, "/a.bin", NOW + FileCache.VALID_MILLIS);
+    FileCache.Found found = router.resolve(lookup, NOW + FileCache.VALID_MILLIS); // on a worker, in the handler
+    router.route(HttpMethod.GET, "/b.bin", NOW + FileCache.VALID_MILLIS); // meanwhile: evicts a.bin
+
+    CachedFile back = (CachedFile) router.decide(lookup, found, NOW + FileCache.VALID_MILLIS);
+    assertThat(back).as("the disk still agrees").isSameAs(a);
+    assertThat(aOpen.isOpen()).as("evicted").isFalse();
+    assertThat(back.open).as("no descriptor: its answers open the file").isNull();
   }
 
   @Test
@@ -88,12 +126,20 @@ class OpenFileTest {
     assertThat(a.open.isOpen()).isTrue();
     assertThat(b.open).as("past the limit of 1: opened per answer").isNull();
 
+    OpenFile aOpen = a.open;
     router.route(HttpMethod.GET, "/c.bin", NOW); // evicts a.bin, the eldest of 2 entries
-    assertThat(a.open.isOpen()).as("evicted").isFalse();
+    assertThat(aOpen.isOpen()).as("evicted").isFalse();
+    assertThat(a.open).isNull();
     CachedFile c = (CachedFile) router.route(HttpMethod.GET, "/c.bin", NOW);
     assertThat(c.open).as("a's descriptor given back: c.bin kept open").isNotNull();
+    assertThat(cache.openFiles()).isEqualTo(1);
 
+    OpenFile cOpen = c.open;
     router.close();
-    assertThat(c.open.isOpen()).as("the cache closed").isFalse();
+    assertThat(cOpen.isOpen()).as("the cache closed").isFalse();
+    assertThat(c.open).as("its entry answers by opening the file").isNull();
+    CachedFile afterClose = (CachedFile) router.route(HttpMethod.GET, "/a.bin", NOW);
+    assertThat(afterClose.open).as("looked up after close: kept open no more").isNull();
+    assertThat(cache.openFiles()).isZero();
   }
 }

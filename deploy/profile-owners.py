@@ -100,17 +100,16 @@ def owner(frames, comm):
     return ("kernel system-call entry and exit" if ENTRY.search(sym) else "kernel other (interrupts, timers)"), sym
 
 
-def entered_from(frames, comm):
-    """The owner and name of the first user frame under a kernel sample that names code (a method, nginx)."""
+def system_call(frames):
+    """The system call a kernel sample ran under (the __x64_sys_NAME frame of its stack), or how it got there."""
     for sym, dso in frames:
-        if is_kernel(dso):
-            continue
-        o = user_owner(sym, dso, comm)
-        if o in ("libc and vDSO", "JIT stubs (calls, copies)", "unknown", "JIT code without a name", "other native") \
-                or (o == "Netty" and not method(sym)):
-            continue
-        return o, method(sym) or sym
-    return "no named user frame (interrupt, idle loop)", "-"
+        m = re.match(r"^__(?:x64|do|se)_sys_(\w+)", sym) if is_kernel(dso) else None
+        if m:
+            return m.group(1)
+    kernel = [s for s, d in frames if is_kernel(d)]
+    if any(KERNEL_RE[0][1].search(s) for s in kernel):
+        return "(softirq on an interrupt)"
+    return "(system-call entry and exit)" if ENTRY.search(kernel[0]) else "(interrupt, fault, other)"
 
 
 def samples(path):
@@ -157,7 +156,7 @@ def one(header, windows, script, clk_tck, unprofiled_wrk, profiled_wrk):
         out.append(f"{name:<12}  {addr:<10}  {requests:>9}  {secs:>7.2f}  {requests / secs:>8.0f}  {us:>6.2f}  "
                    f"{user:>11.2f}  {us - user:>13.2f}")
     us = per_request["profiled"]
-    by_owner, by_symbol, entered, entered_by = {}, {}, {}, {}
+    by_owner, by_symbol, by_call = {}, {}, {}
     total = count = 0
     for comm, weight, frames in samples(script):
         o, sym = owner(frames, comm)
@@ -167,9 +166,8 @@ def one(header, windows, script, clk_tck, unprofiled_wrk, profiled_wrk):
         name = method(sym) or sym
         by_symbol[(o, name)] = by_symbol.get((o, name), 0) + weight
         if o.startswith("kernel"):
-            e, m = entered_from(frames, comm)
-            entered[e] = entered.get(e, 0) + weight
-            entered_by[(e, m)] = entered_by.get((e, m), 0) + weight
+            call = system_call(frames)
+            by_call[call] = by_call.get(call, 0) + weight
     if not total:
         raise SystemExit("profile-owners: perf recorded no sample of the server")
     share = lambda w: f"{100 * w / total:.1f}%"
@@ -183,13 +181,10 @@ def one(header, windows, script, clk_tck, unprofiled_wrk, profiled_wrk):
     out += [f"{'kernel, all':<44}  {cost(kernel):>6}  {share(kernel):>6}",
             f"{'user, all':<44}  {cost(total - kernel):>6}  {share(total - kernel):>6}",
             f"{'total':<44}  {cost(total):>6}  {share(total):>6}", "",
-            "kernel by caller: the kernel's samples by the owner of the first named user frame under them",
-            f"{'owner':<44}  {'µs/req':>6}  {'share':>6}"]
-    for o, w in sorted(entered.items(), key=lambda x: -x[1]):
-        out.append(f"{o:<44}  {cost(w):>6}  {share(w):>6}")
-    out += ["", "kernel by calling method: the first 15", f"{'owner':<44}  {'µs/req':>6}  method"]
-    for (o, m), w in sorted(entered_by.items(), key=lambda x: -x[1])[:15]:
-        out.append(f"{o:<44}  {cost(w):>6}  {m}")
+            "kernel by system call: the kernel's samples by the system call they ran under",
+            f"{'system call':<44}  {'µs/req':>6}  {'share':>6}"]
+    for call, w in sorted(by_call.items(), key=lambda x: -x[1]):
+        out.append(f"{call:<44}  {cost(w):>6}  {share(w):>6}")
     out += ["", "symbols: the profiled window's server CPU per request by symbol and owner, each from 0.01 µs/req",
             f"{'owner':<44}  {'µs/req':>6}  {'share':>6}  symbol"]
     for (o, name), w in sorted(by_symbol.items(), key=lambda x: (OWNERS.index(x[0][0]), -x[1])):
@@ -276,14 +271,10 @@ def combine(command, out, paths):
             for o in OWNERS:
                 top = sorted(((v, n) for (oo, n), v in symbols.items() if oo == o), reverse=True)[:3]
                 lines += [f"{o:<{w}}  {v:>6.2f}  {n}" for v, n in top if v >= 0.05]
-            callers = mean_rows(mine[s], "kernel by caller", lambda r: r[0])
-            lines += ["", f"{wl}, {s}: kernel time by the owner of the code that entered it, µs per request, mean",
-                      f"{'owner':<{w}}  {'µs/req':>6}"]
-            lines += [f"{o:<{w}}  {v:>6.2f}" for o, v in sorted(callers.items(), key=lambda x: -x[1])]
-            calls = mean_rows(mine[s], "kernel by calling method", lambda r: (r[0], r[2]))
-            lines += ["", f"{wl}, {s}: kernel time by the method that entered it (the first 8), µs per request, mean",
-                      f"{'owner':<{w}}  {'µs/req':>6}  method"]
-            lines += [f"{o:<{w}}  {v:>6.2f}  {m}" for (o, m), v in sorted(calls.items(), key=lambda x: -x[1])[:8]]
+            calls = mean_rows(mine[s], "kernel by system call", lambda r: r[0])
+            lines += ["", f"{wl}, {s}: kernel time by the system call it ran under, µs per request, mean over the runs",
+                      f"{'system call':<{w}}  {'µs/req':>6}"]
+            lines += [f"{c:<{w}}  {v:>6.2f}" for c, v in sorted(calls.items(), key=lambda x: -x[1]) if v >= 0.01]
     open(out, "w").write("\n".join(lines) + "\n")
 
 

@@ -46,7 +46,10 @@ def method(sym):
     if "(" not in sym:
         return None
     head = sym.split("(", 1)[0].split()
-    return head[-1] if head else None
+    if not head or "." not in head[-1]:
+        return None  # a stub of the code cache, "StubRoutines (1)"
+    # a lambda's class is numbered and placed anew in each JVM: one name for all runs
+    return re.sub(r"\$\$Lambda\$\d+/0x[0-9a-f]+", "$$Lambda", head[-1])
 
 
 def is_kernel(dso):
@@ -214,6 +217,11 @@ def spread(values, places=2):
         f" ({f.format(min(values))}-{f.format(max(values))})" if len(values) > 1 else "")
 
 
+def short(server):
+    """A server's name in a difference's column: portshare, stock, nginx."""
+    return server.removeprefix("router-")
+
+
 def mean_rows(runs, section, key):
     """Over the runs, the mean of each row's µs per request (column 2), rows named by key(row)."""
     acc = {}
@@ -256,16 +264,16 @@ def combine(command, out, paths):
                          f"{spread(rate, 0):>22}")
         lines += ["", f"{wl}: server CPU µs per request by owner, mean over the runs (min-max)",
                   f"{'owner':<{w}}" + "".join(f"  {s:>22}" for s in servers)
-                  + "".join(f"  {a + ' - ' + b:>34}" for a, b in pairs)]
+                  + "".join(f"  {short(a) + ' - ' + short(b):>18}" for a, b in pairs)]
         for o in owners:
             lines.append(f"{o:<{w}}" + "".join(f"  {spread(us[(s, o)]):>22}" for s in servers) + "".join(
-                f"  {statistics.mean(us[(a, o)]) - statistics.mean(us[(b, o)]):>+34.2f}" for a, b in pairs))
+                f"  {statistics.mean(us[(a, o)]) - statistics.mean(us[(b, o)]):>+18.2f}" for a, b in pairs))
         lines += ["", f"{wl}: share of the server's samples by owner, %, mean over the runs (min-max)",
                   f"{'owner':<{w}}" + "".join(f"  {s:>22}" for s in servers)]
         for o in owners:
             lines.append(f"{o:<{w}}" + "".join(f"  {spread(share[(s, o)]):>22}" for s in servers))
         for s in servers:
-            symbols = mean_rows(mine[s], "symbols", lambda r: (r[0], r[3]))
+            symbols = mean_rows(mine[s], "symbols", lambda r: (r[0], method(r[3] + "()") or r[3]))
             lines += ["", f"{wl}, {s}: top symbols per owner (3 each, from 0.05), µs per request, mean over the runs",
                       f"{'owner':<{w}}  {'µs/req':>6}  symbol"]
             for o in OWNERS:

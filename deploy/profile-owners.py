@@ -233,10 +233,12 @@ def mean_rows(runs, section, key):
 
 def combine(command, out, paths):
     runs = [(p,) + read_raw(p) for p in paths]
-    commits = {h["commit"] for _, h, _ in runs}
+    commits = {h["commit"].split()[0] for _, h, _ in runs}
     if len(commits) != 1:
         raise SystemExit(f"profile-owners: the raw files measured different commits: {sorted(commits)}")
-    lines = [f"command: {command}", f"commit: {commits.pop()}",
+    dirty = [p.rsplit("/", 1)[-1] for p, h, _ in runs if "uncommitted" in h["commit"]]
+    lines = [f"command: {command}", f"commit: {commits.pop()}" + (
+        f" (with uncommitted changes in {', '.join(dirty)})" if dirty else ""),
              "load average at start: " + "; ".join(h["load average at start"] for _, h, _ in runs) + " (each run's)",
              f"runs: {len(runs)}"]
     for i, (p, h, _) in enumerate(runs, 1):

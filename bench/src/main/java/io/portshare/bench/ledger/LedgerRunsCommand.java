@@ -20,7 +20,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * run's median (of per-round ratios, or of server CPU per operation), then the median over the runs
  * with their min-max. A cell whose runs disagree by more than the rounds within a run spread (the
  * runs' medians further apart than the median width of one run's min-max) is written "disagree",
- * which no figure can quote. Runs of different commits or pinnings are refused.
+ * which no figure can quote. The per-connection passes (system calls, bytes allocated, GC, memory) have one
+ * figure per run and no rounds: their cells are the median over the runs with its min-max, never
+ * "disagree". Runs of different commits or pinnings are refused.
  */
 @Command(name = "ledger-runs", mixinStandardHelpOptions = true,
     description = "Combines ledger runs of one build (each a directory with its table.txt) into one table.txt: the "
@@ -67,7 +69,7 @@ public final class LedgerRunsCommand implements Callable<Integer> {
         + "operation), then the median over the runs (min-max over the runs' medians); \"disagree\" where the runs' "
         + "medians lie further apart than the median width of a run's own min-max, a cell no figure quotes\n");
     for (String title : tables.get(0).titles()) {
-      if (title.contains("each row over") || title.contains("one worker each side")) {
+      if (title.contains("each row over") || title.contains("one worker each side") || title.contains("per connection")) {
         s.append('\n').append(section(tables, title));
       }
     }
@@ -107,8 +109,10 @@ public final class LedgerRunsCommand implements Callable<Integer> {
     }
     int first = rows.stream().mapToInt(String::length).max().orElse(4) + 2;
     int width = Math.max(18, cells.stream().flatMap(List::stream).mapToInt(String::length).max().orElse(0) + 2);
+    // The per-connection passes give one figure per run (no rounds): combined the same way, never "disagree".
+    String perRun = title.contains("per connection") ? "figure" : "median";
     StringBuilder s = new StringBuilder(key.replace(":", "").strip() + ": median over " + tables.size()
-        + " runs of each run's median (min-max over runs), from: " + title + "\n");
+        + " runs of each run's " + perRun + " (min-max over runs), from: " + title + "\n");
     s.append(" ".repeat(first));
     columns.forEach(c -> s.append(String.format("%" + width + "s", c)));
     s.append('\n');

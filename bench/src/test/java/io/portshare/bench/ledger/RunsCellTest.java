@@ -18,6 +18,8 @@ class RunsCellTest {
       1.02 (0.95-1.08)  | 1.10 (1.02-1.14)  | 1.04 (0.98-1.10)  | 1.04 (1.02-1.10)
       -                 | 1.10 (1.02-1.12)  | 1.04 (1.00-1.05)  | -
       9.6 (8.4-9.7) *   | 9.4 (9.4-9.4)     | 9.5 (9.0-9.9)     | 9.5 (9.4-9.6) *
+      8.4               | 8.3               | 9.1               | 8.4 (8.3-9.1)
+      2468.7            | 2510.2            | 2470.0            | 2470.0 (2468.7-2510.2)
       """)
   void theMedianOfTheRunsAndTheirSpreadUnlessTheyDisagree(String a, String b, String c, String combined) {
     assertThat(RunsCell.of(List.of(a, b, c))).isEqualTo(combined);

@@ -95,9 +95,10 @@ public record StaticSettings(Engine engine, Path root, boolean sendfile, boolean
    * The same site as portshare-web's handler, for --engine vertx: the same cache sizes (and files kept open), listing,
    * Cache-Control and body paths; each event loop keeps a cache of its own. A miss is looked up on the
    * event loop, as the own engine does: a client that half-closes after its request still gets its
-   * answer (Vert.x 5 never allows Netty's half-closure, so it closes such a connection once it reads
-   * the FIN, before a worker's lookup is back: portshare-web's HalfCloseTest; StaticFuzzOnVertxTest
-   * sends such clients). The root is a local directory whose stat the own engine makes in line too.
+   * answer even with --answer-half-closed=false (stock Vert.x 5 never allows Netty's half-closure, so
+   * it closes such a connection once it reads the FIN, before a worker's lookup is back:
+   * portshare-web's HalfCloseTest; StaticFuzzOnVertxTest sends such clients). The root is a local
+   * directory whose stat the own engine makes in line too.
    */
   StaticFiles.Builder staticFiles() {
     return StaticFiles.webroot(root).listing(listing).cacheControl(cacheControl).memoryMax(memoryMax)

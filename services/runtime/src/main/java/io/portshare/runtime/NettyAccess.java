@@ -4,10 +4,15 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.impl.Http1xServerConnection;
 import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetSocket;
+import io.vertx.core.net.impl.ShutdownEvent;
+import io.vertx.core.net.impl.VertxHandler;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The Netty layer under a Vert.x connection, for a service that adds a handler of its own to a
@@ -25,6 +30,28 @@ public final class NettyAccess {
    */
   public static ChannelHandlerContext handlerContext(NetSocket socket) {
     return ((NetSocketInternal) socket).channelHandlerContext();
+  }
+
+  /**
+   * True when Vert.x serves {@code pipeline}'s connection as an HTTP/1.x server connection (not yet
+   * or no longer: before its first bytes chose HTTP/1.x or HTTP/2, during a TLS handshake, after an
+   * upgrade to a WebSocket or HTTP/2).
+   */
+  public static boolean servesHttp1(ChannelPipeline pipeline) {
+    VertxHandler<?> handler = pipeline.get(VertxHandler.class);
+    return handler != null && handler.getConnection() instanceof Http1xServerConnection;
+  }
+
+  /**
+   * Vert.x's graceful shutdown of one connection, as its server's shutdown broadcasts it: fired into
+   * the pipeline of an HTTP/1.x server connection ({@link #servesHttp1}), the connection answers the
+   * request it is answering and the one it has begun reading behind it, drops any pipelined after
+   * those, then closes; with none, it closes at once ({@code Http1xServerConnection.handleShutdown},
+   * {@code handleMessage}, {@code responseComplete} in Vert.x 5.0.7). Vert.x closes it anyway after
+   * {@code timeout}.
+   */
+  public static Object gracefulShutdown(long timeout, TimeUnit unit) {
+    return new ShutdownEvent(timeout, unit);
   }
 
   /**

@@ -243,8 +243,10 @@ public final class StaticFiles implements Handler<RoutingContext>, Closeable {
      * the page cache costs microseconds, and the answer then leaves while the request is being read,
      * so a client that half-closes right after its request still gets it: Vert.x 5 leaves Netty's
      * ALLOW_HALF_CLOSURE off, so the connection is closed as soon as the client's FIN is read, before
-     * a worker's lookup is back (static-server sets this, as its own engine looks up in line). But a
-     * slow disk stalls every connection of that event loop, and Vert.x warns of a blocked thread.
+     * a worker's lookup is back (static-server sets this, as its own engine looks up in line). The
+     * portshare runtime's HTTP servers answer such a client either way, unless run with
+     * {@code --answer-half-closed=false}. But a slow disk stalls every connection of that event loop,
+     * and Vert.x warns of a blocked thread.
      */
     public Builder missesOnEventLoop(boolean on) {
       this.missesOnEventLoop = on;

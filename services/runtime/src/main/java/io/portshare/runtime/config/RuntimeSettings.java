@@ -36,6 +36,7 @@ public final class RuntimeSettings {
   private static final String DRAIN_TIMEOUT = "drain-timeout";
   private static final String LOG_FORMAT = "log-format";
   private static final String ACCEPT_ON_EVENT_LOOP = "accept-on-event-loop";
+  private static final String ANSWER_HALF_CLOSED = "answer-half-closed";
   private static final String SUPERVISE = "supervise";
   private static final String LIVENESS_TIMEOUT = "liveness-timeout";
   private static final String MAX_CONNECTION_AGE = "max-connection-age";
@@ -83,6 +84,8 @@ public final class RuntimeSettings {
             + " public Buffer API, the stock path", labels(ChannelSetting.values(), ChannelSetting::label)),
         Option.flag(ACCEPT_ON_EVENT_LOOP, true,
             "with a socket per instance, accept on its event loop; false: Vert.x's acceptor thread"),
+        Option.flag(ANSWER_HALF_CLOSED, true, "answer an HTTP/1.x client of a Vert.x HttpServer that half-closes after"
+            + " its requests, then close, as nginx does; false: Vert.x's stock close on the client's FIN"),
         Option.path(Settings.CONFIG, "", "YAML or JSON file of option: value"),
         Option.duration(DRAIN_TIMEOUT, "10s", "on SIGTERM, how long open connections may finish"),
         Option.duration(LIVENESS_TIMEOUT, "10s", "/health/live fails when a service event loop has not run for this long"),
@@ -178,6 +181,11 @@ public final class RuntimeSettings {
 
   public boolean acceptOnEventLoop() {
     return settings.getFlag(ACCEPT_ON_EVENT_LOOP);
+  }
+
+  /** True when Vert.x's HTTP servers answer a client that half-closes (--answer-half-closed). */
+  public boolean answerHalfClosed() {
+    return settings.getFlag(ANSWER_HALF_CLOSED);
   }
 
   public Duration livenessTimeout() {

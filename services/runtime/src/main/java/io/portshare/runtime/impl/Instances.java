@@ -109,8 +109,8 @@ final class Instances {
       int eventLoops, int firstLoop) {
     Transport transport = plan.transport();
     RuntimeTransport runtimeTransport = new RuntimeTransport(transport, plan.leanChannels(),
-        common.acceptOnEventLoop() && eventLoops == 1, listeners, acceptErrors, connections, ownPipelines, firstLoop,
-        plan.inheritedFd(firstLoop / eventLoops));
+        common.acceptOnEventLoop() && eventLoops == 1, common.answerHalfClosed(), listeners, acceptErrors, connections,
+        ownPipelines, firstLoop, plan.inheritedFd(firstLoop / eventLoops));
     VertxOptions options = new VertxOptions()
         .setWorkerPoolSize(Math.max(2, eventLoops))
         .setInternalBlockingPoolSize(Math.max(2, eventLoops));

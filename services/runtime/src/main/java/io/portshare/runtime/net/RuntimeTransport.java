@@ -4,6 +4,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -14,6 +15,7 @@ import io.netty.channel.uring.IoUring;
 import io.portshare.runtime.net.lean.LeanChannels;
 import io.vertx.core.Future;
 import io.vertx.core.datagram.DatagramSocketOptions;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.ClientOptionsBase;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.transport.Transport;
@@ -34,6 +36,9 @@ import java.util.concurrent.ThreadFactory;
  *       channel sends a {@code DefaultFileRegion} with {@code splice(2)} where the kernel has it.
  *   <li>With the lean channels on epoll, each channel's changes of interest reach epoll once per
  *       turn of its loop ({@link LeanChannels#ioHandlers}).
+ *   <li>With {@code answerHalfClosed}, an HTTP server's connection whose client half-closes gets
+ *       the answer to its request in flight (and to one pipelined behind it), then closes
+ *       ({@link HalfClosedHttp}); a NetServer's closes on the client's FIN as before.
  * </ul>
  *
  * <p>The listener layer has two front doors: Vert.x's servers reach it through this SPI's
@@ -48,11 +53,13 @@ public final class RuntimeTransport implements Transport {
 
   /**
    * @param lean serve listeners and connections with the runtime's lean epoll channels (epoll only)
+   * @param answerHalfClosed answer an HTTP client that half-closes before closing; false: Vert.x's
+   *     stock close on its FIN
    * @param inheritedFd a listening socket this Vert.x serves instead of binding one, or -1
    */
-  public RuntimeTransport(Transport delegate, boolean lean, boolean acceptOnEventLoop, Listeners listeners,
-      AcceptErrorHandler acceptErrors, Connections connections, OwnPipelines ownPipelines, int firstLoop,
-      int inheritedFd) {
+  public RuntimeTransport(Transport delegate, boolean lean, boolean acceptOnEventLoop, boolean answerHalfClosed,
+      Listeners listeners, AcceptErrorHandler acceptErrors, Connections connections, OwnPipelines ownPipelines,
+      int firstLoop, int inheritedFd) {
     boolean epoll = delegate == Transport.EPOLL;
     if (lean && !epoll) {
       throw new IllegalArgumentException("the lean channels serve epoll only, not " + delegate.name());
@@ -60,7 +67,7 @@ public final class RuntimeTransport implements Transport {
     this.delegate = delegate;
     this.layer = new ListenerLayer(delegate.implementation(), epoll, lean, listeners, acceptErrors, connections,
         ownPipelines, firstLoop, inheritedFd);
-    this.spi = new Spi(delegate.implementation(), layer, acceptOnEventLoop, lean,
+    this.spi = new Spi(delegate.implementation(), layer, acceptOnEventLoop, lean, answerHalfClosed,
         delegate == Transport.IO_URING && IoUring.isSpliceSupported());
   }
 
@@ -99,15 +106,17 @@ public final class RuntimeTransport implements Transport {
     private final ListenerLayer layer;
     private final boolean acceptOnEventLoop;
     private final boolean lean;
+    private final boolean answerHalfClosed;
     private final boolean spliceFileRegions;
     private volatile EventLoopGroup ioGroup;
 
     Spi(io.vertx.core.spi.transport.Transport delegate, ListenerLayer layer, boolean acceptOnEventLoop,
-        boolean lean, boolean spliceFileRegions) {
+        boolean lean, boolean answerHalfClosed, boolean spliceFileRegions) {
       this.delegate = delegate;
       this.layer = layer;
       this.acceptOnEventLoop = acceptOnEventLoop;
       this.lean = lean;
+      this.answerHalfClosed = answerHalfClosed;
       this.spliceFileRegions = spliceFileRegions;
     }
 
@@ -203,7 +212,14 @@ public final class RuntimeTransport implements Transport {
       delegate.configure(options, domainSocket, bootstrap);
       // Vert.x has set its child handler by now: the layer counts each connection, then hands it on.
       io.netty.channel.ChannelHandler vertxChild = bootstrap.config().childHandler();
-      layer.configure(bootstrap, domainSocket, connection -> connection.pipeline().addLast(vertxChild));
+      // Vert.x's HttpServer binds through a NetServer with its HttpServerOptions: only its connections.
+      if (answerHalfClosed && options instanceof HttpServerOptions) {
+        bootstrap.childOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+        layer.configure(bootstrap, domainSocket, connection -> connection.pipeline().addLast(vertxChild)
+            .addFirst(HalfClosedHttp.INSTANCE));
+      } else {
+        layer.configure(bootstrap, domainSocket, connection -> connection.pipeline().addLast(vertxChild));
+      }
     }
   }
 }

@@ -11,7 +11,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Three runs' tables in, one table out: the CPU sections and the per-connection passes, each cell over the runs. */
+/**
+ * Three runs' tables in, one table out: the CPU sections and the per-connection passes, each cell over the runs;
+ * the system calls by name, whose columns differ from run to run, left out.
+ */
 class LedgerRunsCommandTest {
 
   @TempDir
@@ -21,9 +24,9 @@ class LedgerRunsCommandTest {
   void combinesTheRatiosTheMicrosecondsAndThePerConnectionPasses() throws Exception {
     List<String> runs = new ArrayList<>(List.of("ledger-runs", "--out", dir.resolve("combined").toString()));
     String[][] cells = {
-        {"1.14 (1.06-1.16)", "16.5 (15.0-17.2)", "8.4", "2468.7"},
-        {"1.09 (1.06-1.24)", "15.1 (14.5-16.8)", "8.3", "2510.2"},
-        {"1.13 (1.10-1.15)", "16.0 (15.0-16.9)", "9.1", "2470.0"}};
+        {"1.14 (1.06-1.16)", "16.5 (15.0-17.2)", "8.4", "2468.7", "futex"},
+        {"1.09 (1.06-1.24)", "15.1 (14.5-16.8)", "8.3", "2510.2", "write"},
+        {"1.13 (1.10-1.15)", "16.0 (15.0-16.9)", "9.1", "2470.0", "close"}};
     for (int i = 0; i < cells.length; i++) {
       Path run = Files.createDirectories(dir.resolve("run-" + (i + 1)));
       Files.writeString(run.resolve("table.txt"), table(cells[i]));
@@ -54,6 +57,10 @@ class LedgerRunsCommandTest {
                                 64B|1x
         c-echo        14.4 (14.0-15.1)
         rpc-server    %2$s
+
+        RPC echo, by name: system calls per connection (strace -c, untimed pass)
+                      %5$s
+        rpc-server       1.0
 
         RPC echo, per connection of the first one-per-connection column: per connection
                       syscalls  alloc B/conn

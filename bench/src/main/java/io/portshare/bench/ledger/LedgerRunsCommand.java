@@ -108,7 +108,8 @@ public final class LedgerRunsCommand implements Callable<Integer> {
       cells.add(line);
     }
     int first = rows.stream().mapToInt(String::length).max().orElse(4) + 2;
-    int width = Math.max(18, cells.stream().flatMap(List::stream).mapToInt(String::length).max().orElse(0) + 2);
+    int width = Math.max(18, Math.max(cells.stream().flatMap(List::stream).mapToInt(String::length).max().orElse(0),
+        columns.stream().mapToInt(String::length).max().orElse(0)) + 2);
     // The per-connection passes give one figure per run (no rounds): combined the same way, never "disagree".
     String perRun = title.contains("per connection of the first") ? "figure" : "median";
     StringBuilder s = new StringBuilder(key.replace(":", "").strip() + ": median over " + tables.size()

@@ -41,6 +41,9 @@ class LedgerRunsCommandTest {
     assertThat(combined.cell("RPC echo, per connection", "rpc-server", "alloc B/conn"))
         .isEqualTo("2470.0 (2468.7-2510.2)");
     assertThat(combined.cell("RPC echo, per connection", "c-echo", "alloc B/conn")).isEqualTo("-");
+    // A column's name longer than its cells still stands apart from the next.
+    assertThat(combined.cell("RPC echo, per connection", "rpc-server", "of it busiest thread B/conn"))
+        .isEqualTo("2470.0 (2468.7-2510.2)");
     assertThat(Files.readString(dir.resolve("combined/table.txt")))
         .contains("RPC echo, per connection of the first one-per-connection column: median over 3 runs of each run's figure");
   }
@@ -63,9 +66,9 @@ class LedgerRunsCommandTest {
         rpc-server       1.0
 
         RPC echo, per connection of the first one-per-connection column: per connection
-                      syscalls  alloc B/conn
-        c-echo             8.1             -
-        rpc-server        %3$s        %4$s
+                      syscalls  alloc B/conn  of it busiest thread B/conn
+        c-echo             8.1             -                            -
+        rpc-server        %3$s        %4$s                       %4$s
 
         RPC echo: each row over c-echo: server CPU per operation over the floor's, round by round, median of 3 rounds (min-max)
                                 64B|1x

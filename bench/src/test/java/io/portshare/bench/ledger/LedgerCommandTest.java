@@ -1,5 +1,6 @@
 package io.portshare.bench.ledger;
 
+import io.portshare.kit.FreePorts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -7,7 +8,6 @@ import io.portshare.bench.BenchMain;
 import io.portshare.runtime.Units;
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,10 +46,7 @@ class LedgerCommandTest {
     assumeTrue(all, "needs gcc, strace, wrk and nginx");
     Path echo = build("echo");
     Path rpcload = build("rpcload");
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = FreePorts.block(40); // four rows, ten ports each
     Path out = dir.resolve("out");
     CommandLine cl = new CommandLine(new BenchMain()).registerConverter(Duration.class, Units::duration);
     int code = cl.execute("ledger", "--rows", "c-echo,netty-echo,nginx,netty-http", "--columns", "64B|1x,1k.bin close,hello close",

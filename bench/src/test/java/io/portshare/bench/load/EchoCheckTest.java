@@ -1,8 +1,8 @@
 package io.portshare.bench.load;
 
+import io.portshare.kit.FreePorts;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
 
 /** The check before a run against HOST:PORT, against servers that echo, answer wrongly, close, or are not there. */
@@ -32,10 +32,7 @@ class EchoCheckTest {
 
   @Test
   void aPortWithNoServerIsNamed() throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = FreePorts.block(1);
     assertThat(EchoCheck.problem("127.0.0.1", port, 64)).containsIgnoringCase("refused");
   }
 }

@@ -1,9 +1,9 @@
 package io.portshare.bench.load;
 
+import io.portshare.kit.FreePorts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.bench.cpu.CpuProbe;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -86,10 +86,7 @@ class LoadGeneratorTest {
 
   @Test
   void aClosedPortIsCountedAsConnectRefused() throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = FreePorts.block(1);
     LoadSpec spec = new LoadSpec("127.0.0.1", port, 2, 1, 64, Duration.ZERO, Duration.ofMillis(300), 0, 1,
         Duration.ofSeconds(1));
     Measurement r = LoadGenerator.run(spec, Progress.none());

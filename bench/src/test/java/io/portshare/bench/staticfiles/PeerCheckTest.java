@@ -1,12 +1,12 @@
 package io.portshare.bench.staticfiles;
 
+import io.portshare.kit.FreePorts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.portshare.kit.Ci;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -65,10 +65,7 @@ class PeerCheckTest {
     Ci.require(nginx.isPresent(), "nginx is not installed (apt-get install nginx-light); the nginx peer is not checked");
     Site.readable(dir, true); // a JUnit temp dir is 0700, which nginx's workers could not enter
     Path root = site("1k.bin", "2m.bin");
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = FreePorts.block(1);
     try (Peer peer = Peer.nginx("nginx", nginx.get(), NginxConfigTest.TEMPLATE, dir.resolve("run"), root, port, 1,
         true, dir.resolve("logs"))) {
       PeerCheck.verify(peer.name(), "127.0.0.1", peer.port(), root, List.of("1k.bin", "2m.bin"));

@@ -1,5 +1,6 @@
 package io.portshare.deploy;
 
+import io.portshare.kit.FreePorts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,7 +10,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ConnectException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -452,24 +452,16 @@ class RunProcessesTest {
         .orElseThrow(() -> new AssertionError("no start " + nth + " of #" + index + " in " + log));
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+  /**
+   * Below the ephemeral range (FreePorts): the build runs other modules' load beside these tests, and
+   * a port drawn from that range can be some client's source port by the time it is bound.
+   */
+  private static int freePort() {
+    return FreePorts.block(1);
   }
 
   /** A free port whose successor is free too (process i takes admin port base + i). */
-  private static int freePortPair() throws IOException {
-    for (int attempt = 0; attempt < 50; attempt++) {
-      int p = freePort();
-      if (p < 65535) {
-        try (ServerSocket next = new ServerSocket(p + 1)) {
-          return p;
-        } catch (IOException taken) {
-          // try another
-        }
-      }
-    }
-    throw new IOException("no two consecutive free ports");
+  private static int freePortPair() {
+    return FreePorts.block(2);
   }
 }

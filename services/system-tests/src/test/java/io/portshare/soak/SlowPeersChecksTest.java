@@ -1,5 +1,6 @@
 package io.portshare.soak;
 
+import io.portshare.kit.FreePorts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
@@ -44,10 +45,7 @@ class SlowPeersChecksTest {
 
   @Test
   void aConnectThatFailsIsNotAClose() throws Exception {
-    int closedPort;
-    try (ServerSocket s = new ServerSocket(0)) {
-      closedPort = s.getLocalPort();
-    }
+    int closedPort = FreePorts.block(1);
     ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
     try {
       assertThat(SlowPeers.neverRead(closedPort, Duration.ofSeconds(2), watchdog)).isEqualTo(SlowPeers.NOT_CONNECTED);

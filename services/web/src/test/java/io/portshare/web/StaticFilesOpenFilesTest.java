@@ -116,7 +116,7 @@ class StaticFilesOpenFilesTest {
       all.write(start);
       in.transferTo(all);
       byte[] answer = all.toByteArray();
-      int body = indexOf(answer, "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1)) + 4;
+      int body = Wire.indexOf(answer, "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1)) + 4;
       assertThat(answer.length - body).as("body bytes of the slow answer").isEqualTo(old.length);
       assertThat(java.util.Arrays.equals(answer, body, answer.length, old, 0, old.length))
           .as("the slow answer is the old file whole").isTrue();
@@ -184,16 +184,4 @@ class StaticFilesOpenFilesTest {
     return b;
   }
 
-  private static int indexOf(byte[] a, byte[] b) {
-    outer:
-    for (int i = 0; i + b.length <= a.length; i++) {
-      for (int j = 0; j < b.length; j++) {
-        if (a[i + j] != b[j]) {
-          continue outer;
-        }
-      }
-      return i;
-    }
-    throw new IllegalStateException("no end of head in " + a.length + " bytes");
-  }
 }

@@ -62,7 +62,8 @@ final class Wire {
     return exchange(port, "GET", target, headers);
   }
 
-  private static int indexOf(byte[] a, byte[] b) {
+  /** Where {@code b} first stands in {@code a}: the end of an answer's head, found in raw bytes. */
+  static int indexOf(byte[] a, byte[] b) {
     outer:
     for (int i = 0; i + b.length <= a.length; i++) {
       for (int j = 0; j < b.length; j++) {

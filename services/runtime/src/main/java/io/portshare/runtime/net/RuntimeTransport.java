@@ -39,6 +39,8 @@ import java.util.concurrent.ThreadFactory;
  *   <li>With {@code answerHalfClosed}, an HTTP server's connection whose client half-closes gets
  *       the answer to its request in flight (and to one pipelined behind it), then closes
  *       ({@link HalfClosedHttp}); a NetServer's closes on the client's FIN as before.
+ *   <li>With the lean channels, a server's idle timeouts are kept by one sweep per event loop
+ *       ({@link IdleSweep}) instead of Netty's handler in every connection.
  * </ul>
  *
  * <p>The listener layer has two front doors: Vert.x's servers reach it through this SPI's
@@ -212,14 +214,23 @@ public final class RuntimeTransport implements Transport {
       delegate.configure(options, domainSocket, bootstrap);
       // Vert.x has set its child handler by now: the layer counts each connection, then hands it on.
       io.netty.channel.ChannelHandler vertxChild = bootstrap.config().childHandler();
+      // On the lean channels the runtime keeps the server's idle timeouts, one sweep per loop; a
+      // server behind the proxy protocol keeps Vert.x's, which also times the proxy's header.
+      IdleSweep idle = lean && !options.isUseProxyProtocol() ? IdleSweep.takeOver(options) : null;
       // Vert.x's HttpServer binds through a NetServer with its HttpServerOptions: only its connections.
-      if (answerHalfClosed && options instanceof HttpServerOptions) {
+      boolean halfClosed = answerHalfClosed && options instanceof HttpServerOptions;
+      if (halfClosed) {
         bootstrap.childOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
-        layer.configure(bootstrap, domainSocket, connection -> connection.pipeline().addLast(vertxChild)
-            .addFirst(HalfClosedHttp.INSTANCE));
-      } else {
-        layer.configure(bootstrap, domainSocket, connection -> connection.pipeline().addLast(vertxChild));
       }
+      layer.configure(bootstrap, domainSocket, connection -> {
+        connection.pipeline().addLast(vertxChild);
+        if (idle != null) {
+          idle.watch(connection);
+        }
+        if (halfClosed) {
+          connection.pipeline().addFirst(HalfClosedHttp.INSTANCE);
+        }
+      });
     }
   }
 }

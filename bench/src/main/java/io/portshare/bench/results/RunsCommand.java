@@ -179,17 +179,29 @@ public final class RunsCommand implements Callable<Integer> {
       cells.add(line);
     }
     int first = rows.stream().mapToInt(String::length).max().orElse(4) + 2;
-    int width = Math.max(18, Math.max(cells.stream().flatMap(List::stream).mapToInt(String::length).max().orElse(0),
-        columns.stream().mapToInt(String::length).max().orElse(0)) + 2);
+    // Each column as wide as its name or its widest cell, and two blanks apart: a long flag column
+    // leaves the figures' columns narrow.
+    int[] widths = new int[columns.size()];
+    for (int c = 0; c < columns.size(); c++) {
+      int w = columns.get(c).length();
+      for (List<String> line : cells) {
+        w = Math.max(w, line.get(c).length());
+      }
+      widths[c] = Math.max(w, 8) + 2;
+    }
     String title = title(tables.get(0).titles(), key);
     StringBuilder s = new StringBuilder(name + ": median over " + tables.size() + " runs of each run's "
         + (rounds ? "median" : "figure") + " (min-max over runs), from: " + title + "\n");
     s.append(" ".repeat(first));
-    columns.forEach(c -> s.append(String.format("%" + width + "s", c)));
+    for (int c = 0; c < columns.size(); c++) {
+      s.append(String.format("%" + widths[c] + "s", columns.get(c)));
+    }
     s.append('\n');
     for (int r = 0; r < rows.size(); r++) {
       s.append(String.format("%-" + first + "s", rows.get(r)));
-      cells.get(r).forEach(c -> s.append(String.format("%" + width + "s", c)));
+      for (int c = 0; c < columns.size(); c++) {
+        s.append(String.format("%" + widths[c] + "s", cells.get(r).get(c)));
+      }
       s.append('\n');
     }
     return s.toString();

@@ -34,10 +34,10 @@
 #                                                # each side: C echo, plain Netty, rpc-server, stock Vert.x; nginx,
 #                                                # plain Netty, static-server, the Router verticle, stock Vert.x
 #                                                # (portshare-bench ledger; ~35 min with the defaults)
-#   deploy/bench.sh ledger-runs --out DIR RUN RUN RUN
-#                                                # three or more ledger runs of one build as one table.txt: per
-#                                                # cell the median over runs of each run's median, min-max over
-#                                                # runs, "disagree" where runs differ more than rounds do
+#   deploy/bench.sh runs --out DIR RUN RUN RUN   # three or more runs of one build (ledger, latency, or the storm
+#                                                # of seeds --seed 000) as one table.txt: per cell the median over
+#                                                # runs of each run's figure, min-max over runs, "disagree" where
+#                                                # runs differ more than rounds do (ledger-runs: the same)
 #   deploy/bench.sh latency                      # open-loop latency from the due time at 50/80/90/95% of the
 #                                                # floor's closed-loop maximum and past it: nginx, static-server,
 #                                                # C echo, rpc-server, one worker each side (portshare-bench latency;
@@ -78,7 +78,7 @@ fi
 
 sub=rpc-matrix
 case "${1:-}" in
-  static|seeds|rpc|rpc-matrix|rpc-calibrate|ledger|ledger-runs|latency) sub=$1; shift ;;
+  static|seeds|rpc|rpc-matrix|rpc-calibrate|ledger|runs|ledger-runs|latency) sub=$1; shift ;;
   --calibrate) sub=rpc-calibrate; shift ;;
 esac
 remote=no

@@ -2,8 +2,8 @@ package io.portshare.bench;
 
 import io.portshare.bench.latency.LatencyCommand;
 import io.portshare.bench.ledger.LedgerCommand;
-import io.portshare.bench.ledger.LedgerRunsCommand;
 import io.portshare.bench.results.ReportCommand;
+import io.portshare.bench.results.RunsCommand;
 import io.portshare.bench.rpc.RpcCalibrateCommand;
 import io.portshare.bench.rpc.RpcCommand;
 import io.portshare.bench.rpc.RpcMatrixCommand;
@@ -28,7 +28,7 @@ import picocli.CommandLine.Command;
 @Command(name = "portshare-bench", mixinStandardHelpOptions = true, versionProvider = BenchMain.Version.class,
     description = "Benchmarks of portshare services: RPC transactions and static files.",
     subcommands = {RpcCommand.class, RpcMatrixCommand.class, RpcCalibrateCommand.class, StaticCommand.class,
-        SeedsCommand.class, ReportCommand.class, LedgerCommand.class, LedgerRunsCommand.class, LatencyCommand.class})
+        SeedsCommand.class, ReportCommand.class, LedgerCommand.class, RunsCommand.class, LatencyCommand.class})
 public final class BenchMain implements Runnable {
 
   @CommandLine.Spec

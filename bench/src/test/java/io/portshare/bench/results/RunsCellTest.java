@@ -1,4 +1,4 @@
-package io.portshare.bench.ledger;
+package io.portshare.bench.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

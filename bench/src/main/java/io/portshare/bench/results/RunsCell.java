@@ -1,6 +1,5 @@
-package io.portshare.bench.ledger;
+package io.portshare.bench.results;
 
-import io.portshare.bench.results.Stats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

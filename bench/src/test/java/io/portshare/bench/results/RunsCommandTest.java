@@ -1,0 +1,185 @@
+package io.portshare.bench.results;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.portshare.bench.BenchMain;
+import io.portshare.kit.RawTable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three runs' tables in, one table out. Ledger runs: the CPU sections and the per-connection passes, each cell
+ * over the runs; the system calls by name, whose columns differ from run to run, left out. Latency runs: each
+ * percentile over the runs, the flags counted. Storm runs: the seed's sections on this machine, not its
+ * published table. Runs of two kinds are refused.
+ */
+class RunsCommandTest {
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void combinesTheRatiosTheMicrosecondsAndThePerConnectionPasses() throws Exception {
+    List<String> runs = new ArrayList<>(List.of("ledger-runs", "--out", dir.resolve("combined").toString()));
+    String[][] cells = {
+        {"1.14 (1.06-1.16)", "16.5 (15.0-17.2)", "8.4", "2468.7", "futex"},
+        {"1.09 (1.06-1.24)", "15.1 (14.5-16.8)", "8.3", "2510.2", "write"},
+        {"1.13 (1.10-1.15)", "16.0 (15.0-16.9)", "9.1", "2470.0", "close"}};
+    for (int i = 0; i < cells.length; i++) {
+      Path run = Files.createDirectories(dir.resolve("run-" + (i + 1)));
+      Files.writeString(run.resolve("table.txt"), table(cells[i]));
+      runs.add(run.toString());
+    }
+    assertThat(BenchMain.execute(runs.toArray(String[]::new))).isZero();
+
+    RawTable combined = RawTable.parse(Files.readString(dir.resolve("combined/table.txt")));
+    assertThat(combined.cell("RPC echo:", "rpc-server", "64B|1x")).isEqualTo("1.13 (1.09-1.14)");
+    assertThat(combined.cell("RPC echo, one worker", "rpc-server", "64B|1x")).isEqualTo("16.0 (15.1-16.5)");
+    assertThat(combined.cell("RPC echo, per connection", "rpc-server", "syscalls")).isEqualTo("8.4 (8.3-9.1)");
+    assertThat(combined.cell("RPC echo, per connection", "rpc-server", "alloc B/conn"))
+        .isEqualTo("2470.0 (2468.7-2510.2)");
+    assertThat(combined.cell("RPC echo, per connection", "c-echo", "alloc B/conn")).isEqualTo("-");
+    // A column's name longer than its cells still stands apart from the next.
+    assertThat(combined.cell("RPC echo, per connection", "rpc-server", "of it busiest thread B/conn"))
+        .isEqualTo("2470.0 (2468.7-2510.2)");
+    assertThat(Files.readString(dir.resolve("combined/table.txt")))
+        .contains("RPC echo, per connection of the first one-per-connection column: median over 3 runs of each run's figure");
+  }
+
+  @Test
+  void combinesLatencyRunsPercentileByPercentileAndCountsTheFlags() throws Exception {
+    String[][] cells = {{"2.11", "-", "16.0"}, {"1.90", "FLAGGED", "16.4"}, {"2.50", "-", "15.2"}};
+    List<String> runs = new ArrayList<>(List.of("runs", "--out", dir.resolve("combined").toString()));
+    for (int i = 0; i < cells.length; i++) {
+      Path run = Files.createDirectories(dir.resolve("latency-" + (i + 1)));
+      Files.writeString(run.resolve("table.txt"), latency(cells[i], i == 1));
+      runs.add(run.toString());
+    }
+    assertThat(BenchMain.execute(runs.toArray(String[]::new))).isZero();
+
+    String text = Files.readString(dir.resolve("combined/table.txt"));
+    RawTable combined = RawTable.parse(text);
+    assertThat(combined.cell("1k.bin keep-alive", "static-server 80%", "p99")).isEqualTo("2.11 (1.90-2.50)");
+    assertThat(combined.cell("1k.bin keep-alive", "static-server 80%", "flag")).isEqualTo("- (2 of 3); FLAGGED (1 of 3)");
+    assertThat(combined.cell("1k.bin keep-alive", "nginx 80%", "p99")).isEqualTo("16.0 (15.2-16.4)");
+    assertThat(combined.cell("1k.bin keep-alive", "nginx 80%", "flag")).isEqualTo("-");
+    // A rate past the maximum only one run reached has no figure over the runs.
+    assertThat(combined.cell("1k.bin keep-alive", "nginx 120%", "p99")).isEqualTo("-");
+    assertThat(text).contains("portshare latency over runs").contains("1k.bin keep-alive: median over 3 runs of each"
+        + " run's figure (min-max over runs), from: 1k.bin keep-alive (latency in ms");
+  }
+
+  @Test
+  void combinesStormRunsFromTheSeedsSectionsOnThisMachine() throws Exception {
+    List<String> runs = new ArrayList<>(List.of("runs", "--out", dir.resolve("combined").toString()));
+    String[][] cells = {{"306620", "0", "14000"}, {"300100", "12", "16000"}, {"310000", "3", "15000"}};
+    for (int i = 0; i < cells.length; i++) {
+      Path run = Files.createDirectories(dir.resolve("storm-" + (i + 1)));
+      Files.writeString(run.resolve("table.txt"), storm(cells[i]));
+      runs.add(run.toString());
+    }
+    assertThat(BenchMain.execute(runs.toArray(String[]::new))).isZero();
+
+    RawTable combined = RawTable.parse(Files.readString(dir.resolve("combined/table.txt")));
+    assertThat(combined.cell("Seed 000 on this machine :: requests answered (median)", "1KB", "static-server"))
+        .isEqualTo("306620 (300100-310000)");
+    assertThat(combined.cell("Seed 000 on this machine :: of them timeouts (median)", "1KB", "static-server"))
+        .isEqualTo("3 (0-12)");
+    assertThat(combined.cell("Seed 000 on this machine", "1KB", "static-server"))
+        .isEqualTo("disagree (14000-16000) !");
+  }
+
+  @Test
+  void refusesRunsOfTwoKinds() throws Exception {
+    List<String> runs = new ArrayList<>(List.of("runs", "--out", dir.resolve("combined").toString()));
+    String[] texts = {storm(new String[] {"1", "1", "1"}), storm(new String[] {"1", "1", "1"}),
+        latency(new String[] {"1", "-", "1"}, false)};
+    for (int i = 0; i < texts.length; i++) {
+      Path run = Files.createDirectories(dir.resolve("mixed-" + (i + 1)));
+      Files.writeString(run.resolve("table.txt"), texts[i]);
+      runs.add(run.toString());
+    }
+    assertThat(BenchMain.execute(runs.toArray(String[]::new))).isEqualTo(2);
+    assertThat(dir.resolve("combined/table.txt")).doesNotExist();
+  }
+
+  private static String latency(String[] c, boolean past) {
+    return """
+        portshare latency: open loop from the due time
+
+        command: deploy/bench.sh latency --out bench-results
+        commit: 0123456789abcdef0123456789abcdef01234567
+        pinning: server on CPU 0, generator on CPU 1 (taskset -a -p)
+        load average at start: 0.10 0.20 0.30
+
+        1k.bin keep-alive (latency in ms; rate per second; CPU in cores)
+        server at share       asked  reached   p50   p99  flag
+        nginx 80%%            38683  38683.0  0.85  %3$s  -
+        static-server 80%%    38683  38683.0  0.25  %1$s  %2$s
+        """.formatted((Object[]) c) + (past ? "nginx 120%            58000  50000.0  9.00  99.0  FLAGGED\n" : "");
+  }
+
+  private static String storm(String[] c) {
+    return """
+        Effects the seeds found, and whether this run shows them
+          seed 000: after/before requests/s below 1 at every size
+
+        command: deploy/bench.sh seeds --seed 000 --sizes 1k.bin --rounds 3 --out bench-results
+        portshare: the five source experiments, published and on this machine
+          commit: 0123456789abcdef0123456789abcdef01234567
+          load average at start: 2.87 4.05 5.34
+
+        Seed 000 (published): requests/s
+             before  after
+        1KB   1000   330
+
+        requests answered (median)
+             before  after
+        1KB     10      3
+
+        Seed 000 on this machine: 30000 concurrent Connection: close connections, requests/s, median of 3 rounds (min-max)
+             static-server
+        1KB  %3$s (%3$s-%3$s) !
+
+        requests answered (median)
+             static-server
+        1KB         %1$s
+
+        of them timeouts (median)
+             static-server
+        1KB         %2$s
+        """.formatted((Object[]) c);
+  }
+
+  private static String table(String[] c) {
+    return """
+        command: deploy/bench.sh ledger --rows c-echo,rpc-server --columns 64B|1x
+        portshare ledger: the cost of one connection
+          commit: 0123456789abcdef0123456789abcdef01234567
+          pinning: apart: the server on CPU 1 (taskset -c 1), the client and the driver on CPU 0
+          load average at start: 0.10 0.20 0.30
+
+        RPC echo, one worker each side, per transaction (= connection at 1x): server CPU µs per operation, median of 3 rounds (min-max)
+                                64B|1x
+        c-echo        14.4 (14.0-15.1)
+        rpc-server    %2$s
+
+        RPC echo, by name: system calls per connection (strace -c, untimed pass)
+                      %5$s
+        rpc-server       1.0
+
+        RPC echo, per connection of the first one-per-connection column: per connection
+                      syscalls  alloc B/conn  of it busiest thread B/conn
+        c-echo             8.1             -                            -
+        rpc-server        %3$s        %4$s                       %4$s
+
+        RPC echo: each row over c-echo: server CPU per operation over the floor's, round by round, median of 3 rounds (min-max)
+                                64B|1x
+        rpc-server    %1$s
+        """.formatted((Object[]) c);
+  }
+}

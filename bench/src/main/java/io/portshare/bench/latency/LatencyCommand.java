@@ -112,7 +112,6 @@ public final class LatencyCommand implements Callable<Integer> {
     Duration warmup = window.warmup();
     Duration serverWarmup = window.serverWarmup();
     int connections = window.connections();
-    check(connections >= 1 && connections <= 10_000, "--connections", connections, "1..10000");
     check(clientLoops >= 1 && clientLoops <= 64, "--client-loops", clientLoops, "1..64");
     check(!duration.isZero() && !duration.isNegative(), "--duration", duration, "a positive duration");
     check(!timeout.isZero() && !timeout.isNegative(), "--timeout", timeout, "a positive duration");

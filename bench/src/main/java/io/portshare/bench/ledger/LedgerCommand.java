@@ -115,7 +115,6 @@ public final class LedgerCommand implements Callable<Integer> {
     Duration warmup = window.warmup();
     Duration serverWarmup = window.serverWarmup();
     int connections = window.connections();
-    check(connections >= 1 && connections <= 10_000, "--connections", connections, "1..10000");
     check(held >= 0 && held <= 15_000, "--held", held, "0..15000 (each held connection is a file in this process and the server's)");
     Pinning pin = Pinning.parse(pinning);
     Path out = servers.reports().thisRun("-ledger");

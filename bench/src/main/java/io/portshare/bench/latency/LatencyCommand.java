@@ -2,14 +2,12 @@ package io.portshare.bench.latency;
 
 import io.portshare.bench.ledger.Contender;
 import io.portshare.bench.ledger.Contenders;
+import io.portshare.bench.ledger.ServersAndReports;
 import io.portshare.bench.ledger.Window;
 import io.portshare.bench.results.Machine;
-import io.portshare.bench.results.OutDir;
 import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.server.CEchoPeer;
-import io.portshare.bench.server.ServerJvmOptions;
 import io.portshare.bench.server.ServiceJars;
-import io.portshare.bench.staticfiles.HttpTools;
 import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -84,9 +82,6 @@ public final class LatencyCommand implements Callable<Integer> {
       description = "first server's port; each server gets the next ten (admin port PORT+1) (default: ${DEFAULT-VALUE})")
   int port;
 
-  @Mixin
-  ServerJvmOptions serverJvmOptions = new ServerJvmOptions();
-
   @Option(names = "--jvm", paramLabel = "NAME=FLAGS",
       description = "a way to run rpc-server and static-server, repeatable, for an A/B of collectors and heaps in one "
           + "run: each runs once per --jvm, as the row SERVER[NAME] beside the same peers, with FLAGS after "
@@ -100,16 +95,7 @@ public final class LatencyCommand implements Callable<Integer> {
   Path serverJava;
 
   @Mixin
-  ServiceJars jars = new ServiceJars();
-
-  @Mixin
-  CEchoPeer cEcho = new CEchoPeer();
-
-  @Mixin
-  HttpTools tools = new HttpTools();
-
-  @Mixin
-  OutDir reports = new OutDir();
+  ServersAndReports servers = new ServersAndReports();
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -126,7 +112,6 @@ public final class LatencyCommand implements Callable<Integer> {
     Duration warmup = window.warmup();
     Duration serverWarmup = window.serverWarmup();
     int connections = window.connections();
-    check(connections >= 1 && connections <= 10_000, "--connections", connections, "1..10000");
     check(clientLoops >= 1 && clientLoops <= 64, "--client-loops", clientLoops, "1..64");
     check(!duration.isZero() && !duration.isNegative(), "--duration", duration, "a positive duration");
     check(!timeout.isZero() && !timeout.isNegative(), "--timeout", timeout, "a positive duration");
@@ -138,12 +123,14 @@ public final class LatencyCommand implements Callable<Integer> {
         "each NAME once");
     boolean http = workloads.stream().anyMatch(w -> w.kind() == Contender.Kind.HTTP);
     boolean rpc = workloads.stream().anyMatch(w -> w.kind() == Contender.Kind.RPC);
+    CEchoPeer cEcho = servers.cEcho();
+    ServiceJars jars = servers.jars();
     check(!rpc || cEcho.built(), "--c-echo", cEcho.path(), "the built C echo server (bench/peers/c-echo/build.sh)");
     check(!rpc || Files.isRegularFile(jars.rpcServer()), "--rpc-server-jar", jars.rpcServer(), "the packaged rpc-server jar");
     check(!http || Files.isRegularFile(jars.staticServer()), "--static-server-jar", jars.staticServer(), "the packaged static-server jar");
-    String nginx = http ? tools.nginx() : null;
+    String nginx = http ? servers.tools().nginx() : null;
 
-    Path out = reports.thisRun("-latency");
+    Path out = servers.reports().thisRun("-latency");
     Files.createDirectories(out);
     Path scratch = Files.createTempDirectory("portshare-latency");
     Files.setPosixFilePermissions(scratch, PosixFilePermissions.fromString("rwxr-xr-x")); // nginx's worker reads the site
@@ -152,9 +139,8 @@ public final class LatencyCommand implements Callable<Integer> {
       Contenders.makeSite(site, List.of("1k.bin"), jars.staticServer());
     }
     String java = serverJava != null ? serverJava.toString() : ProcessHandle.current().info().command().orElse("java");
-    Contenders starter = new Contenders(new Contenders.Sources(java, serverJvmOptions.list(),
-        System.getProperty("java.class.path"), jars.rpcServer(), jars.staticServer(), cEcho.path(), nginx,
-        http ? tools.nginxTemplate() : null), site, scratch, out.resolve("logs"));
+    Contenders starter = new Contenders(servers.sources(java, System.getProperty("java.class.path"), nginx,
+        http ? servers.tools().nginxTemplate() : null), site, scratch, out.resolve("logs"));
     Map<String, String> meta = new LinkedHashMap<>();
     meta.put("command", RunCommand.of(spec));
     meta.putAll(Machine.describe()); // before pinning, which leaves this JVM one CPU
@@ -162,7 +148,7 @@ public final class LatencyCommand implements Callable<Integer> {
     pinning.client();
     meta.put("load average at start", Machine.loadAverage());
     meta.put("servers", "one worker each: nginx worker_processes 1, C echo -t 1, static-server and rpc-server "
-        + "--instances 1 --mode reuseport (JVM flags: " + serverJvmOptions
+        + "--instances 1 --mode reuseport (JVM flags: " + servers.serverJvmOptions()
         + (serverJava != null ? "; java: " + serverJava : "") + ")");
     if (!variants.isEmpty()) {
       meta.put("JVM variants", variants.stream().map(v -> v.name() + ": " + String.join(" ", v.flags()))

@@ -49,8 +49,15 @@ public final class LatencyCommand implements Callable<Integer> {
   List<String> cellNames;
 
   @Option(names = "--shares", split = ",", defaultValue = "50,80,90,95",
-      description = "rates as percent of the floor's closed-loop maximum (default: ${DEFAULT-VALUE})")
+      description = "rates as percent of the floor's closed-loop maximum, or of each server's capacity with --share-of "
+          + "each (default: ${DEFAULT-VALUE})")
   List<Integer> shares;
+
+  @Option(names = "--share-of", defaultValue = "floor", paramLabel = "floor|each",
+      description = "what a share is of: floor, the floor's closed-loop maximum (every server at one rate); each, each "
+          + "server's capacity, its closed-loop rate over the server cores it kept busy (every server equally busy) "
+          + "(default: ${DEFAULT-VALUE})")
+  String shareOf;
 
   @Option(names = "--past", split = ",", defaultValue = "105,120,150,200",
       description = "rates past the maximum, in order, until one counts errors (default: ${DEFAULT-VALUE})")
@@ -108,6 +115,7 @@ public final class LatencyCommand implements Callable<Integer> {
     }
     check(shares.stream().allMatch(s -> s > 0 && s <= 100), "--shares", shares, "percentages 1..100");
     check(past.stream().allMatch(s -> s > 100 && s <= 1000), "--past", past, "percentages 101..1000");
+    RateBase rateBase = RateBase.named(shareOf);
     Duration duration = window.duration();
     Duration warmup = window.warmup();
     Duration serverWarmup = window.serverWarmup();
@@ -156,7 +164,7 @@ public final class LatencyCommand implements Callable<Integer> {
     }
     meta.put("pinning", pinning.describe());
     meta.put("load", "this generator (raw Netty, " + clientLoops + " event loop(s)), " + connections + " connections; "
-        + "closed loop for each server's maximum, then open loop at " + shares + "% of the floor's maximum and " + past
+        + "closed loop for each server's maximum, then open loop at " + shares + "% of " + rateBase.describes() + " and " + past
         + "% until a rate counts errors; " + duration.toMillis() + " ms measured after " + warmup.toMillis()
         + " ms unmeasured per run, each server first warmed " + serverWarmup.toMillis() + " ms per column; "
         + "each run to its own 127.0.0.x");
@@ -166,7 +174,7 @@ public final class LatencyCommand implements Callable<Integer> {
         + "generator kept " + Math.round(Verdict.BUSY_SHARE * 100) + "% or more of its cores busy, or the rate asked is above "
         + "the generator's floor");
 
-    LatencyLadder ladder = new LatencyLadder(new LatencyLadder.Plan(shares, past, warmup, duration, serverWarmup,
+    LatencyLadder ladder = new LatencyLadder(new LatencyLadder.Plan(shares, rateBase, past, warmup, duration, serverWarmup,
         connections, clientLoops, timeout), out.resolve("histograms"), System.out);
     int next = 0;
     Map<String, String> collectors = new LinkedHashMap<>();

@@ -21,7 +21,7 @@ wrk -t1 -c32 -d5s -H 'Connection: close' "http://127.0.0.1:$port/1k.bin" > /dev/
 wrk -t1 -c32 -d5s -H 'Connection: close' "http://127.0.0.1:$port/hello" > /dev/null
 for path in 1k.bin hello; do
   f="$out/histogram-${path%.bin}.txt"
-  { echo "# command: run.sh portshare-bench.jar $commit OUT $port $* (the server under Epsilon GC, 5 s of close load on each path unrecorded, then: histogram-per-conn.sh PID http://127.0.0.1:$port/$path 5 200)"
+  { echo "# command: run.sh portshare-bench.jar $commit OUT $port $* (router-portshare: bench's router service on the runtime, under Epsilon GC, 5 s of close load on each path unrecorded, then: histogram-per-conn.sh PID http://127.0.0.1:$port/$path 5 200)"
     echo "# commit: $commit"
     echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
     "$here/histogram-per-conn.sh" "$pid" "http://127.0.0.1:$port/$path" 5 200; } > "$f"

@@ -10,7 +10,7 @@ function item(c) {
   if (c ~ /^io\.vertx\.core\.http\./) return "4 Vert.x HTTP/1.x connection, request, response, codec"
   if (c ~ /^io\.vertx\.core\./) return "5 Vert.x core: connection base, handlers, promises, context"
   if (c ~ /^io\.vertx\.ext\.web\./) return "6 vertx-web: routing context, request wrapper, forwarded parser"
-  if (c ~ /^io\.netty\.handler\.timeout\./) return "7 Netty IdleStateHandler (--idle-timeout via Vert.x idle timeout)"
+  if (c ~ /^io\.netty\.handler\.timeout\.|^io\.portshare\.runtime\.net\.IdleSweep/) return "7 the idle timeout: Netty IdleStateHandler (Vert.x) or the runtime IdleSweep watch"
   if (c ~ /ClosedChannelException|StackTraceElement/) return "8 Netty: a ClosedChannelException made on every close"
   if (c ~ /^io\.netty\.handler\.codec\.http\./) return "9 Netty HTTP codec parts"
   if (c ~ /^io\.netty\.channel\.(Default|Void|AbstractChannel|ChannelOutbound|SucceededChannel|DefaultChannelPipeline)|^io\.netty\.util\.concurrent\./) return "10 Netty pipeline: contexts, promises, listeners, outbound buffer"

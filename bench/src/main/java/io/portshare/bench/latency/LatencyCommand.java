@@ -2,14 +2,12 @@ package io.portshare.bench.latency;
 
 import io.portshare.bench.ledger.Contender;
 import io.portshare.bench.ledger.Contenders;
+import io.portshare.bench.ledger.ServersAndReports;
 import io.portshare.bench.ledger.Window;
 import io.portshare.bench.results.Machine;
-import io.portshare.bench.results.OutDir;
 import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.server.CEchoPeer;
-import io.portshare.bench.server.ServerJvmOptions;
 import io.portshare.bench.server.ServiceJars;
-import io.portshare.bench.staticfiles.HttpTools;
 import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -51,8 +49,15 @@ public final class LatencyCommand implements Callable<Integer> {
   List<String> cellNames;
 
   @Option(names = "--shares", split = ",", defaultValue = "50,80,90,95",
-      description = "rates as percent of the floor's closed-loop maximum (default: ${DEFAULT-VALUE})")
+      description = "rates as percent of the floor's closed-loop maximum, or of each server's capacity with --share-of "
+          + "each (default: ${DEFAULT-VALUE})")
   List<Integer> shares;
+
+  @Option(names = "--share-of", defaultValue = "floor", paramLabel = "floor|each",
+      description = "what a share is of: floor, the floor's closed-loop maximum (every server at one rate); each, each "
+          + "server's capacity, its closed-loop rate over the server cores it kept busy (every server equally busy) "
+          + "(default: ${DEFAULT-VALUE})")
+  String shareOf;
 
   @Option(names = "--past", split = ",", defaultValue = "105,120,150,200",
       description = "rates past the maximum, in order, until one counts errors (default: ${DEFAULT-VALUE})")
@@ -84,9 +89,6 @@ public final class LatencyCommand implements Callable<Integer> {
       description = "first server's port; each server gets the next ten (admin port PORT+1) (default: ${DEFAULT-VALUE})")
   int port;
 
-  @Mixin
-  ServerJvmOptions serverJvmOptions = new ServerJvmOptions();
-
   @Option(names = "--jvm", paramLabel = "NAME=FLAGS",
       description = "a way to run rpc-server and static-server, repeatable, for an A/B of collectors and heaps in one "
           + "run: each runs once per --jvm, as the row SERVER[NAME] beside the same peers, with FLAGS after "
@@ -100,16 +102,7 @@ public final class LatencyCommand implements Callable<Integer> {
   Path serverJava;
 
   @Mixin
-  ServiceJars jars = new ServiceJars();
-
-  @Mixin
-  CEchoPeer cEcho = new CEchoPeer();
-
-  @Mixin
-  HttpTools tools = new HttpTools();
-
-  @Mixin
-  OutDir reports = new OutDir();
+  ServersAndReports servers = new ServersAndReports();
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -122,11 +115,11 @@ public final class LatencyCommand implements Callable<Integer> {
     }
     check(shares.stream().allMatch(s -> s > 0 && s <= 100), "--shares", shares, "percentages 1..100");
     check(past.stream().allMatch(s -> s > 100 && s <= 1000), "--past", past, "percentages 101..1000");
+    RateBase rateBase = RateBase.named(shareOf);
     Duration duration = window.duration();
     Duration warmup = window.warmup();
     Duration serverWarmup = window.serverWarmup();
     int connections = window.connections();
-    check(connections >= 1 && connections <= 10_000, "--connections", connections, "1..10000");
     check(clientLoops >= 1 && clientLoops <= 64, "--client-loops", clientLoops, "1..64");
     check(!duration.isZero() && !duration.isNegative(), "--duration", duration, "a positive duration");
     check(!timeout.isZero() && !timeout.isNegative(), "--timeout", timeout, "a positive duration");
@@ -138,12 +131,14 @@ public final class LatencyCommand implements Callable<Integer> {
         "each NAME once");
     boolean http = workloads.stream().anyMatch(w -> w.kind() == Contender.Kind.HTTP);
     boolean rpc = workloads.stream().anyMatch(w -> w.kind() == Contender.Kind.RPC);
+    CEchoPeer cEcho = servers.cEcho();
+    ServiceJars jars = servers.jars();
     check(!rpc || cEcho.built(), "--c-echo", cEcho.path(), "the built C echo server (bench/peers/c-echo/build.sh)");
     check(!rpc || Files.isRegularFile(jars.rpcServer()), "--rpc-server-jar", jars.rpcServer(), "the packaged rpc-server jar");
     check(!http || Files.isRegularFile(jars.staticServer()), "--static-server-jar", jars.staticServer(), "the packaged static-server jar");
-    String nginx = http ? tools.nginx() : null;
+    String nginx = http ? servers.tools().nginx() : null;
 
-    Path out = reports.thisRun("-latency");
+    Path out = servers.reports().thisRun("-latency");
     Files.createDirectories(out);
     Path scratch = Files.createTempDirectory("portshare-latency");
     Files.setPosixFilePermissions(scratch, PosixFilePermissions.fromString("rwxr-xr-x")); // nginx's worker reads the site
@@ -152,9 +147,8 @@ public final class LatencyCommand implements Callable<Integer> {
       Contenders.makeSite(site, List.of("1k.bin"), jars.staticServer());
     }
     String java = serverJava != null ? serverJava.toString() : ProcessHandle.current().info().command().orElse("java");
-    Contenders starter = new Contenders(new Contenders.Sources(java, serverJvmOptions.list(),
-        System.getProperty("java.class.path"), jars.rpcServer(), jars.staticServer(), cEcho.path(), nginx,
-        http ? tools.nginxTemplate() : null), site, scratch, out.resolve("logs"));
+    Contenders starter = new Contenders(servers.sources(java, System.getProperty("java.class.path"), nginx,
+        http ? servers.tools().nginxTemplate() : null), site, scratch, out.resolve("logs"));
     Map<String, String> meta = new LinkedHashMap<>();
     meta.put("command", RunCommand.of(spec));
     meta.putAll(Machine.describe()); // before pinning, which leaves this JVM one CPU
@@ -162,7 +156,7 @@ public final class LatencyCommand implements Callable<Integer> {
     pinning.client();
     meta.put("load average at start", Machine.loadAverage());
     meta.put("servers", "one worker each: nginx worker_processes 1, C echo -t 1, static-server and rpc-server "
-        + "--instances 1 --mode reuseport (JVM flags: " + serverJvmOptions
+        + "--instances 1 --mode reuseport (JVM flags: " + servers.serverJvmOptions()
         + (serverJava != null ? "; java: " + serverJava : "") + ")");
     if (!variants.isEmpty()) {
       meta.put("JVM variants", variants.stream().map(v -> v.name() + ": " + String.join(" ", v.flags()))
@@ -170,7 +164,7 @@ public final class LatencyCommand implements Callable<Integer> {
     }
     meta.put("pinning", pinning.describe());
     meta.put("load", "this generator (raw Netty, " + clientLoops + " event loop(s)), " + connections + " connections; "
-        + "closed loop for each server's maximum, then open loop at " + shares + "% of the floor's maximum and " + past
+        + "closed loop for each server's maximum, then open loop at " + shares + "% of " + rateBase.describes() + " and " + past
         + "% until a rate counts errors; " + duration.toMillis() + " ms measured after " + warmup.toMillis()
         + " ms unmeasured per run, each server first warmed " + serverWarmup.toMillis() + " ms per column; "
         + "each run to its own 127.0.0.x");
@@ -180,7 +174,7 @@ public final class LatencyCommand implements Callable<Integer> {
         + "generator kept " + Math.round(Verdict.BUSY_SHARE * 100) + "% or more of its cores busy, or the rate asked is above "
         + "the generator's floor");
 
-    LatencyLadder ladder = new LatencyLadder(new LatencyLadder.Plan(shares, past, warmup, duration, serverWarmup,
+    LatencyLadder ladder = new LatencyLadder(new LatencyLadder.Plan(shares, rateBase, past, warmup, duration, serverWarmup,
         connections, clientLoops, timeout), out.resolve("histograms"), System.out);
     int next = 0;
     Map<String, String> collectors = new LinkedHashMap<>();

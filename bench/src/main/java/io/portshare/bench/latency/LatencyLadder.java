@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,16 +21,16 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The runs of one column against its servers (the floor first): each server warmed and then
- * measured in a closed loop (the floor's maximum sets the rates; the best any server reached is
- * the generator's own floor), then open loops at each share of that maximum, every server at
- * every rate, up the ladder past 100% until a rung counts errors. Every run has a loopback address
+ * measured in a closed loop (the floor's maximum sets the rates, or each server's own capacity
+ * ({@link RateBase}); the best any server reached is the generator's own floor), then open loops at
+ * each share, up the ladder past 100% until a rung counts errors. Every run has a loopback address
  * of its own; every open-loop histogram is kept as a file. A server with a GC log has its pauses of
  * each window counted beside the cell's percentiles.
  */
 final class LatencyLadder {
 
-  record Plan(List<Integer> shares, List<Integer> past, Duration warmup, Duration duration, Duration serverWarmup,
-      int connections, int clientLoops, Duration timeout) {}
+  record Plan(List<Integer> shares, RateBase shareOf, List<Integer> past, Duration warmup, Duration duration,
+      Duration serverWarmup, int connections, int clientLoops, Duration timeout) {}
 
   private final Plan plan;
   private final Path histograms;
@@ -56,11 +57,11 @@ final class LatencyLadder {
       }
     }
     double generatorFloor = 0;
-    double floorMax = 0;
+    Map<Contender, Measurement> closed = new HashMap<>();
     for (Contender c : servers) {
       Run r = run(w, c, gcLogs.get(c.name()), 0, plan.warmup(), plan.duration());
       double reached = r.measurement().perSecond();
-      floorMax = c == servers.get(0) ? reached : floorMax;
+      closed.put(c, r.measurement());
       generatorFloor = Math.max(generatorFloor, reached);
       cells.add(new LatencyCell(w.label(), c.name(), 0, 0, r.measurement(), Percentiles.of(r.latency()),
           new Verdict(0, reached, r.measurement().cpu().clientUtilisation(), Double.NaN), r.gc()));
@@ -69,14 +70,19 @@ final class LatencyLadder {
     }
     List<Integer> rungs = new ArrayList<>(plan.shares());
     rungs.addAll(plan.past());
+    Map<Contender, Double> base = new HashMap<>();
+    for (Contender c : servers) {
+      base.put(c, plan.shareOf().base(c.name(), closed.get(c), closed.get(servers.get(0))));
+    }
     for (int share : rungs) {
-      long rate = Math.round(floorMax * share / 100);
-      if (rate < 1) {
-        log.printf("%s: the floor reached %.0f/s, no rate at %d%%%n", w.label(), floorMax, share);
-        continue;
-      }
       boolean errors = false;
       for (Contender c : servers) {
+        long rate = Math.round(base.get(c) * share / 100);
+        if (rate < 1) {
+          log.printf("%s %s: %.0f/s is %s, no rate at %d%%%n", w.label(), c.name(), base.get(c),
+              plan.shareOf().describes(), share);
+          continue;
+        }
         Run r = run(w, c, gcLogs.get(c.name()), rate, plan.warmup(), plan.duration());
         Verdict v = new Verdict(rate, r.measurement().perSecond(), r.measurement().cpu().clientUtilisation(), generatorFloor);
         LatencyCell cell = new LatencyCell(w.label(), c.name(), share, rate, r.measurement(), Percentiles.of(r.latency()),
@@ -123,8 +129,9 @@ final class LatencyLadder {
     Files.createDirectories(histograms);
     String name = (cell.workload() + "-" + cell.server() + "-" + cell.share()).replaceAll("[^A-Za-z0-9.-]+", "_") + ".hgrm";
     try (PrintStream out = new PrintStream(Files.newOutputStream(histograms.resolve(name)), false, "UTF-8")) {
-      out.printf("# %s, %s, %d%% of the floor's closed-loop maximum: %d/s asked, %.1f/s reached; microseconds%n",
-          cell.workload(), cell.server(), cell.share(), cell.asked(), cell.measurement().perSecond());
+      out.printf("# %s, %s, %d%% of %s: %d/s asked, %.1f/s reached; microseconds%n",
+          cell.workload(), cell.server(), cell.share(), plan.shareOf().describes(), cell.asked(),
+          cell.measurement().perSecond());
       r.latency().outputPercentileDistribution(out, 5, 1.0);
     }
   }

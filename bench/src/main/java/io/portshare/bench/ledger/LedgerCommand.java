@@ -2,16 +2,11 @@ package io.portshare.bench.ledger;
 
 import io.portshare.bench.load.CLoadClient;
 import io.portshare.bench.results.Machine;
-import io.portshare.bench.results.OutDir;
 import io.portshare.bench.results.Results;
 import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
-import io.portshare.bench.server.CEchoPeer;
-import io.portshare.bench.server.ServerJvmOptions;
-import io.portshare.bench.server.ServiceJars;
-import io.portshare.bench.staticfiles.HttpTools;
 import io.portshare.bench.staticfiles.WarmUpRule;
 import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
@@ -102,26 +97,14 @@ public final class LedgerCommand implements Callable<Integer> {
       description = "first server's port; each row gets the next ten (admin port PORT+1) (default: ${DEFAULT-VALUE})")
   int port;
 
-  @Mixin
-  ServerJvmOptions serverJvmOptions = new ServerJvmOptions();
-
   @Option(names = "--classpath", description = "classpath of the plain Netty and stock Vert.x rows (default: this JVM's, the bench jar)")
   String classpath;
 
   @Mixin
-  ServiceJars jars = new ServiceJars();
-
-  @Mixin
-  CEchoPeer cEcho = new CEchoPeer();
+  ServersAndReports servers = new ServersAndReports();
 
   @Mixin
   CLoadClient cLoad = new CLoadClient();
-
-  @Mixin
-  HttpTools tools = new HttpTools();
-
-  @Mixin
-  OutDir reports = new OutDir();
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -132,10 +115,9 @@ public final class LedgerCommand implements Callable<Integer> {
     Duration warmup = window.warmup();
     Duration serverWarmup = window.serverWarmup();
     int connections = window.connections();
-    check(connections >= 1 && connections <= 10_000, "--connections", connections, "1..10000");
     check(held >= 0 && held <= 15_000, "--held", held, "0..15000 (each held connection is a file in this process and the server's)");
     Pinning pin = Pinning.parse(pinning);
-    Path out = reports.thisRun("-ledger");
+    Path out = servers.reports().thisRun("-ledger");
     Files.createDirectories(out);
     Path scratch = Files.createTempDirectory("portshare-ledger");
     Files.setPosixFilePermissions(scratch, PosixFilePermissions.fromString("rwxr-xr-x")); // nginx's worker reads the site
@@ -145,14 +127,13 @@ public final class LedgerCommand implements Callable<Integer> {
     boolean nginxRow = http && specs.stream().anyMatch(s -> s.base().equals(Contenders.HTTP_FLOOR));
     if (http) {
       Contenders.makeSite(site, workloads.stream().filter(w -> w.kind() == Contender.Kind.HTTP && !w.dynamic())
-          .map(Workload::path).distinct().toList(), jars.staticServer());
+          .map(Workload::path).distinct().toList(), servers.jars().staticServer());
     }
     String java = ProcessHandle.current().info().command().orElse("java");
-    Contenders.Sources sources = new Contenders.Sources(java, serverJvmOptions.list(),
-        classpath != null ? classpath : System.getProperty("java.class.path"), jars.rpcServer(), jars.staticServer(), cEcho.path(),
-        nginxRow ? tools.nginx() : null, nginxRow ? tools.nginxTemplate() : null);
+    Contenders.Sources sources = servers.sources(java, classpath != null ? classpath : System.getProperty("java.class.path"),
+        nginxRow ? servers.tools().nginx() : null, nginxRow ? servers.tools().nginxTemplate() : null);
     Contenders starter = new Contenders(sources, site, scratch, out.resolve("logs"), pin);
-    Load load = new Load(cLoad.path(), http ? tools.wrk() : null, connections);
+    Load load = new Load(cLoad.path(), http ? servers.tools().wrk() : null, connections);
     Ledger.Plan plan = new Ledger.Plan(workloads, rounds, duration, warmup,
         new WarmUpRule(serverWarmup, serverWarmupMax.compareTo(serverWarmup) < 0 ? serverWarmup : serverWarmupMax), syscallPass, allocPass, held, 8);
     Ledger ledger = new Ledger(plan, load, out, site, System.out);
@@ -162,7 +143,7 @@ public final class LedgerCommand implements Callable<Integer> {
     meta.putAll(Machine.describe());
     meta.put("load average at start", Machine.loadAverage());
     meta.put("servers", "one worker each: C echo -t 1, nginx worker_processes 1, JVM rows one event loop "
-        + "(the portshare rows --instances 1 --mode reuseport, stock Vert.x rows an event loop pool of 1); JVM flags: " + serverJvmOptions);
+        + "(the portshare rows --instances 1 --mode reuseport, stock Vert.x rows an event loop pool of 1); JVM flags: " + servers.serverJvmOptions());
     meta.put("pinning", pin.describe());
     meta.put("load", "one client thread: rpcload -t 1 (RPC), wrk -t1 (HTTP); "
         + connections + " connections, closed loop; each pass to its own 127.0.0.x");

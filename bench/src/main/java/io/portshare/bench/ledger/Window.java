@@ -45,7 +45,11 @@ public final class Window {
     return parse("--server-warmup", serverWarmup);
   }
 
+  /** The connections, 1 to 10,000; else the one line naming the option and its value. */
   public int connections() {
+    if (connections < 1 || connections > 10_000) {
+      throw new IllegalArgumentException("invalid value for --connections: " + connections + "; expected 1..10000");
+    }
     return connections;
   }
 

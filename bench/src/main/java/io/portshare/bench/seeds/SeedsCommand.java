@@ -4,19 +4,17 @@ import static io.portshare.bench.seeds.PlanChecks.needs;
 import static io.portshare.bench.seeds.PlanChecks.positive;
 import static io.portshare.bench.seeds.PlanChecks.requireFile;
 
+import io.portshare.bench.ledger.ServersAndReports;
 import io.portshare.bench.load.CLoadClient;
 import io.portshare.bench.results.Machine;
 import io.portshare.bench.results.Metric;
-import io.portshare.bench.results.OutDir;
 import io.portshare.bench.results.Results;
 import io.portshare.bench.results.Row;
 import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
 import io.portshare.bench.server.CEchoPeer;
 import io.portshare.bench.server.ServerArgs;
-import io.portshare.bench.server.ServerJvmOptions;
 import io.portshare.bench.server.ServiceJars;
-import io.portshare.bench.staticfiles.HttpTools;
 import io.portshare.runtime.config.ExitCodes;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -124,30 +122,18 @@ public final class SeedsCommand implements Callable<Integer> {
   int port;
 
   @Mixin
-  ServiceJars jars = new ServiceJars();
-
-  @Mixin
-  ServerJvmOptions serverJvmOptions = new ServerJvmOptions("-Xmx256m -XX:+ExitOnOutOfMemoryError");
+  ServersAndReports servers = new ServersAndReports("-Xmx256m -XX:+ExitOnOutOfMemoryError");
 
   @Mixin
   ServerArgs serverArgs = new ServerArgs();
 
   @Mixin
-  HttpTools tools = new HttpTools();
-
-  @Mixin
-  CEchoPeer cEcho = new CEchoPeer();
-
-  @Mixin
   CLoadClient cLoad = new CLoadClient();
-
-  @Mixin
-  OutDir reports = new OutDir();
 
   @Override
   public Integer call() throws IOException, InterruptedException {
     SeedPlan plan = plan();
-    Path dir = reports.thisRun("-seeds");
+    Path dir = servers.reports().thisRun("-seeds");
     Map<String, String> meta = new LinkedHashMap<>();
     meta.put("command", RunCommand.of(spec));
     meta.putAll(Machine.describe());
@@ -238,6 +224,8 @@ public final class SeedsCommand implements Callable<Integer> {
         throw new IllegalArgumentException("invalid value for --rpc-workers: " + n + "; expected 1..64");
       }
     }
+    CEchoPeer cEcho = servers.cEcho();
+    ServiceJars jars = servers.jars();
     boolean hasC = cEcho.built();
     List<String> modes = rpcModes != null ? rpcModes
         : RpcWorkers.MODES.stream().filter(m -> hasC || !m.equals("c-epoll")).toList();
@@ -261,14 +249,14 @@ public final class SeedsCommand implements Callable<Integer> {
         throw new IllegalArgumentException("no C echo server at " + cEcho.path() + "; build it with bench/peers/c-echo/build.sh");
       }
     }
-    String nginxBin = needsStatic ? tools.nginx() : null;
-    Path nginxTemplate = needsStatic ? tools.nginxTemplate() : null;
+    String nginxBin = needsStatic ? servers.tools().nginx() : null;
+    Path nginxTemplate = needsStatic ? servers.tools().nginxTemplate() : null;
     // 000 loads with wrk; 001 and 004 warm static-server with it (004 loads with this bench's generator).
-    String wrkBin = chosen.stream().anyMatch(List.of("000", "001", "004")::contains) ? tools.wrk() : null;
+    String wrkBin = chosen.stream().anyMatch(List.of("000", "001", "004")::contains) ? servers.tools().wrk() : null;
     String httperfBin = needs(chosen, List.of("001"), "httperf", "install httperf (apt-get install httperf)");
     needs(chosen, List.of("000", "003"), "systemd-socket-activate", "install systemd (apt-get install systemd)");
     needs(chosen, List.of("002"), "taskset", "install util-linux");
-    List<String> jvm = serverJvmOptions.list();
+    List<String> jvm = servers.serverJvmOptions().list();
     List<String> extra = new ArrayList<>();
     extra.addAll(serverArgs.list());
     String java = ProcessHandle.current().info().command().orElse("java");
@@ -280,6 +268,6 @@ public final class SeedsCommand implements Callable<Integer> {
         overloadPlan,
         w, serverWarmup, port, jars.staticServer(), jars.rpcServer(), jvm, extra, nginxBin, nginxTemplate, wrkBin, httperfBin, cEcho.path(), cLoad.path(),
         java, System.getProperty("java.class.path"), Path.of(System.getProperty("java.io.tmpdir")),
-        reports.shared("servers"), ThreadLocalRandom.current().nextInt(2, 255));
+        servers.reports().shared("servers"), ThreadLocalRandom.current().nextInt(2, 255));
   }
 }

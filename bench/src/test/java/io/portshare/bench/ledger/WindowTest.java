@@ -9,7 +9,10 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The window options, declared once, with each command's own defaults; a bad duration is one line and exit 2. */
+/**
+ * The window options, declared once, with each command's own defaults; a bad duration, or connections out of range,
+ * is one line and exit 2.
+ */
 class WindowTest {
 
   @ParameterizedTest
@@ -29,6 +32,14 @@ class WindowTest {
     String said = run(System.err, command, flag, "3x");
     assertThat(said.lines().count()).as(said).isEqualTo(1);
     assertThat(said).startsWith("portshare-bench: invalid value for " + flag + ": 3x; expected a duration");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"ledger, 0", "ledger, 10001", "latency, 0", "latency, 10001"})
+  void connectionsOutOfRangeAreOneLineNamingTheFlag(String command, String connections) {
+    String said = run(System.err, command, "--connections", connections);
+    assertThat(said.lines().count()).as(said).isEqualTo(1);
+    assertThat(said).startsWith("portshare-bench: invalid value for --connections: " + connections + "; expected 1..10000");
   }
 
   /** What the command printed on {@code stream} (System.out or System.err); exit 2 expected unless --help. */

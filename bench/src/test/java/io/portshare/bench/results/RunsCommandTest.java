@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.bench.BenchMain;
 import io.portshare.kit.RawTable;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,17 +25,10 @@ class RunsCommandTest {
 
   @Test
   void combinesTheRatiosTheMicrosecondsAndThePerConnectionPasses() throws Exception {
-    List<String> runs = new ArrayList<>(List.of("ledger-runs", "--out", dir.resolve("combined").toString()));
-    String[][] cells = {
-        {"1.14 (1.06-1.16)", "16.5 (15.0-17.2)", "8.4", "2468.7", "futex"},
-        {"1.09 (1.06-1.24)", "15.1 (14.5-16.8)", "8.3", "2510.2", "write"},
-        {"1.13 (1.10-1.15)", "16.0 (15.0-16.9)", "9.1", "2470.0", "close"}};
-    for (int i = 0; i < cells.length; i++) {
-      Path run = Files.createDirectories(dir.resolve("run-" + (i + 1)));
-      Files.writeString(run.resolve("table.txt"), table(cells[i]));
-      runs.add(run.toString());
-    }
-    assertThat(BenchMain.execute(runs.toArray(String[]::new))).isZero();
+    assertThat(combine("ledger-runs", "run",
+        table(new String[] {"1.14 (1.06-1.16)", "16.5 (15.0-17.2)", "8.4", "2468.7", "futex"}),
+        table(new String[] {"1.09 (1.06-1.24)", "15.1 (14.5-16.8)", "8.3", "2510.2", "write"}),
+        table(new String[] {"1.13 (1.10-1.15)", "16.0 (15.0-16.9)", "9.1", "2470.0", "close"}))).isZero();
 
     RawTable combined = RawTable.parse(Files.readString(dir.resolve("combined/table.txt")));
     assertThat(combined.cell("RPC echo:", "rpc-server", "64B|1x")).isEqualTo("1.13 (1.09-1.14)");
@@ -52,14 +46,9 @@ class RunsCommandTest {
 
   @Test
   void combinesLatencyRunsPercentileByPercentileAndCountsTheFlags() throws Exception {
-    String[][] cells = {{"2.11", "-", "16.0"}, {"1.90", "FLAGGED", "16.4"}, {"2.50", "-", "15.2"}};
-    List<String> runs = new ArrayList<>(List.of("runs", "--out", dir.resolve("combined").toString()));
-    for (int i = 0; i < cells.length; i++) {
-      Path run = Files.createDirectories(dir.resolve("latency-" + (i + 1)));
-      Files.writeString(run.resolve("table.txt"), latency(cells[i], i == 1));
-      runs.add(run.toString());
-    }
-    assertThat(BenchMain.execute(runs.toArray(String[]::new))).isZero();
+    assertThat(combine("runs", "latency", latency(new String[] {"2.11", "-", "16.0"}, false),
+        latency(new String[] {"1.90", "FLAGGED", "16.4"}, true), latency(new String[] {"2.50", "-", "15.2"}, false)))
+        .isZero();
 
     String text = Files.readString(dir.resolve("combined/table.txt"));
     RawTable combined = RawTable.parse(text);
@@ -75,14 +64,8 @@ class RunsCommandTest {
 
   @Test
   void combinesStormRunsFromTheSeedsSectionsOnThisMachine() throws Exception {
-    List<String> runs = new ArrayList<>(List.of("runs", "--out", dir.resolve("combined").toString()));
-    String[][] cells = {{"306620", "0", "14000"}, {"300100", "12", "16000"}, {"310000", "3", "15000"}};
-    for (int i = 0; i < cells.length; i++) {
-      Path run = Files.createDirectories(dir.resolve("storm-" + (i + 1)));
-      Files.writeString(run.resolve("table.txt"), storm(cells[i]));
-      runs.add(run.toString());
-    }
-    assertThat(BenchMain.execute(runs.toArray(String[]::new))).isZero();
+    assertThat(combine("runs", "storm", storm(new String[] {"306620", "0", "14000"}),
+        storm(new String[] {"300100", "12", "16000"}), storm(new String[] {"310000", "3", "15000"}))).isZero();
 
     RawTable combined = RawTable.parse(Files.readString(dir.resolve("combined/table.txt")));
     assertThat(combined.cell("Seed 000 on this machine :: requests answered (median)", "1KB", "static-server"))
@@ -95,16 +78,20 @@ class RunsCommandTest {
 
   @Test
   void refusesRunsOfTwoKinds() throws Exception {
-    List<String> runs = new ArrayList<>(List.of("runs", "--out", dir.resolve("combined").toString()));
-    String[] texts = {storm(new String[] {"1", "1", "1"}), storm(new String[] {"1", "1", "1"}),
-        latency(new String[] {"1", "-", "1"}, false)};
-    for (int i = 0; i < texts.length; i++) {
-      Path run = Files.createDirectories(dir.resolve("mixed-" + (i + 1)));
-      Files.writeString(run.resolve("table.txt"), texts[i]);
-      runs.add(run.toString());
-    }
-    assertThat(BenchMain.execute(runs.toArray(String[]::new))).isEqualTo(2);
+    assertThat(combine("runs", "mixed", storm(new String[] {"1", "1", "1"}), storm(new String[] {"1", "1", "1"}),
+        latency(new String[] {"1", "-", "1"}, false))).isEqualTo(2);
     assertThat(dir.resolve("combined/table.txt")).doesNotExist();
+  }
+
+  /** {@code command} (runs or its alias) over one run directory per table, {@code name-1} and on, into combined/. */
+  private int combine(String command, String name, String... tables) throws IOException {
+    List<String> args = new ArrayList<>(List.of(command, "--out", dir.resolve("combined").toString()));
+    for (int i = 0; i < tables.length; i++) {
+      Path run = Files.createDirectories(dir.resolve(name + "-" + (i + 1)));
+      Files.writeString(run.resolve("table.txt"), tables[i]);
+      args.add(run.toString());
+    }
+    return BenchMain.execute(args.toArray(String[]::new));
   }
 
   private static String latency(String[] c, boolean past) {

@@ -2,16 +2,17 @@ package io.portshare.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.portshare.kit.LoopbackSocket;
 import io.portshare.runtime.impl.ServiceRuntime;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class HalfClosedHttpTest {
 
   /** Only catches a hang: every read below ends with an end of stream long before. */
-  private static final int HANG_MILLIS = 30_000;
+  private static final Duration HANG = Duration.ofSeconds(30);
   private static final Pattern STATUS = Pattern.compile("HTTP/1\\.1 200 OK\\r\\n");
 
   @RegisterExtension
@@ -69,7 +70,7 @@ class HalfClosedHttpTest {
   }
 
   private static void closedAtOnce(int port) throws IOException {
-    try (Socket s = connect(port)) {
+    try (Socket s = LoopbackSocket.connect(port, HANG)) {
       s.shutdownOutput();
       // A bound far below the hang's: the close waits for nothing.
       s.setSoTimeout(Router50ms.DELAY_MILLIS * 20);
@@ -80,7 +81,7 @@ class HalfClosedHttpTest {
   @Test
   void aKeptAliveClientIsAnsweredAndKeptOpen() throws IOException {
     int port = start(true);
-    try (Socket s = connect(port)) {
+    try (Socket s = LoopbackSocket.connect(port, HANG)) {
       send(s, "/a");
       send(s, "/b");
       s.setSoTimeout(Router50ms.DELAY_MILLIS * 20);
@@ -119,7 +120,7 @@ class HalfClosedHttpTest {
 
   /** Writes a GET per path, half-closes, and reads all the server sends until it closes. */
   private static String requestsThenHalfClose(int port, String... paths) throws IOException {
-    try (Socket s = connect(port)) {
+    try (Socket s = LoopbackSocket.connect(port, HANG)) {
       for (String path : paths) {
         send(s, path);
       }
@@ -128,13 +129,6 @@ class HalfClosedHttpTest {
       s.getInputStream().transferTo(all);
       return all.toString(StandardCharsets.ISO_8859_1);
     }
-  }
-
-  private static Socket connect(int port) throws IOException {
-    Socket s = new Socket();
-    s.setSoTimeout(HANG_MILLIS);
-    s.connect(new InetSocketAddress("127.0.0.1", port), HANG_MILLIS);
-    return s;
   }
 
   private static void send(Socket s, String path) throws IOException {

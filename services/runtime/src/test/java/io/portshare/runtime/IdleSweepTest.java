@@ -3,6 +3,7 @@ package io.portshare.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.handler.timeout.IdleStateHandler;
+import io.portshare.kit.LoopbackSocket;
 import io.portshare.runtime.impl.ServiceRuntime;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -14,6 +15,7 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -36,6 +38,7 @@ class IdleSweepTest {
   /** The sweep's period for that timeout (a quarter), and room for a loaded machine's scheduling. */
   private static final long LATE_MILLIS = TIMEOUT_MILLIS / 4 + 1_000;
   private static final int BIG_ANSWER = 64 << 20;
+  private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(10);
 
   @RegisterExtension
   final Runtimes runtimes = new Runtimes();
@@ -47,7 +50,7 @@ class IdleSweepTest {
       throws IOException {
     IdleServers service = new IdleServers(server.equals("http"));
     int port = start(service, channel, mode);
-    try (Socket s = connect(port)) {
+    try (Socket s = LoopbackSocket.connect(port, SOCKET_TIMEOUT)) {
       long start = System.nanoTime();
       s.setSoTimeout((int) (TIMEOUT_MILLIS + LATE_MILLIS) * 5);
       assertThat(s.getInputStream().read()).as("the server closes the idle connection").isEqualTo(-1);
@@ -62,7 +65,7 @@ class IdleSweepTest {
   @ValueSource(strings = {"lean", "netty"})
   void aKeptAliveConnectionInUseStaysOpenPastTheTimeout(String channel) throws IOException {
     int port = start(new IdleServers(true), channel, "reuseport");
-    try (Socket s = connect(port)) {
+    try (Socket s = LoopbackSocket.connect(port, SOCKET_TIMEOUT)) {
       long end = System.nanoTime() + TIMEOUT_MILLIS * 3 * 1_000_000;
       int answered = 0;
       while (System.nanoTime() < end) {
@@ -119,7 +122,7 @@ class IdleSweepTest {
     IdleServers service = new IdleServers(true);
     ServiceRuntime runtime = runtimes.start(service, "--port", "0", "--admin-port", "0", "--host", "127.0.0.1",
         "--instances", "1", "--warmup", "0s", "--idle-timeout", "0s");
-    try (Socket s = connect(runtime.port())) {
+    try (Socket s = LoopbackSocket.connect(runtime.port(), SOCKET_TIMEOUT)) {
       s.setSoTimeout((int) (TIMEOUT_MILLIS * 3));
       assertThat(readOrTimeout(s.getInputStream())).as("no close").isFalse();
     }
@@ -132,13 +135,6 @@ class IdleSweepTest {
     return runtime.port();
   }
 
-  private static Socket connect(int port) throws IOException {
-    Socket s = new Socket();
-    s.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
-    s.setSoTimeout(10_000);
-    return s;
-  }
-
   /** True when the stream ended, false when nothing came for the socket's timeout. */
   private static boolean readOrTimeout(InputStream in) throws IOException {
     try {
@@ -149,12 +145,7 @@ class IdleSweepTest {
   }
 
   private static void readAnswer(InputStream in) throws IOException {
-    StringBuilder got = new StringBuilder();
-    while (!got.toString().endsWith("ok\n")) {
-      int b = in.read();
-      assertThat(b).as("an answer, not a close, after %s", got).isNotEqualTo(-1);
-      got.append((char) b);
-    }
+    assertThat(LoopbackSocket.readUntil(in, "ok\n")).as("an answer, not a close").endsWith("ok\n");
   }
 
   private static void sleep(long millis) {

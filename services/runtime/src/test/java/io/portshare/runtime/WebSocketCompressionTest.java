@@ -2,15 +2,14 @@ package io.portshare.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.portshare.kit.LoopbackSocket;
 import io.portshare.runtime.impl.ServiceRuntime;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerOptions;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -50,30 +49,16 @@ class WebSocketCompressionTest {
       String extension, boolean taken) throws Exception {
     ServiceRuntime runtime = runtimes.start(new WebSocketService(options), "--port", "0", "--admin-port", "0",
         "--host", "127.0.0.1", "--instances", "1");
-    try (Socket s = new Socket()) {
-      s.setSoTimeout(HANG_MILLIS);
-      s.connect(new InetSocketAddress("127.0.0.1", runtime.port()), HANG_MILLIS);
+    try (Socket s = LoopbackSocket.connect(runtime.port(), Duration.ofMillis(HANG_MILLIS))) {
       s.getOutputStream().write(("GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
           + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
           + "Sec-WebSocket-Extensions: " + extension + "\r\n\r\n")
           .getBytes(StandardCharsets.US_ASCII));
-      String head = readHead(s.getInputStream()).toLowerCase();
+      String head = LoopbackSocket.readUntil(s.getInputStream(), "\r\n\r\n").toLowerCase();
       assertThat(head).as("the handshake's answer").startsWith("http/1.1 101");
       assertThat(head.contains("sec-websocket-extensions: " + extension)).as(extension + " taken, " + what)
           .isEqualTo(taken);
     }
-  }
-
-  private static String readHead(InputStream in) throws IOException {
-    ByteArrayOutputStream head = new ByteArrayOutputStream();
-    while (!head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {
-      int b = in.read();
-      if (b < 0) {
-        break;
-      }
-      head.write(b);
-    }
-    return head.toString(StandardCharsets.US_ASCII);
   }
 
   /** Accepts every WebSocket on the options the runtime gives, as the test changes them. */

@@ -5,10 +5,10 @@ import java.util.Locale;
 
 /**
  * What a rung's share is a share of. At one rate for every server ({@link #FLOOR}) a server that
- * spends less CPU per request is less busy, and a tail grows with how busy a server is: on this
- * project's 1 KB keep-alive cell nginx's CPU was 0.80 to 0.89 busy at 80% of its own maximum where
- * static-server's was 0.62 to 0.71 (bench/report/latency/runs). {@link #EACH} puts every server at
- * the same share of its own capacity, so the tails compare at one utilisation.
+ * spends less CPU per request is less busy, and a tail grows with how busy a server is: in the 1 KB
+ * keep-alive cell at 80% of nginx's maximum, nginx's core was 0.77 to 0.89 busy and static-server's
+ * 0.57 to 0.70 (bench/report/latency/runs, three runs). {@link #EACH} puts every server at the same
+ * share of its own capacity, so the tails compare at one utilisation (bench/report/latency/share-of-each).
  */
 enum RateBase {
   /** The floor's closed-loop maximum: every server at one rate. */

@@ -1,5 +1,11 @@
-package io.portshare.bench.results;
+package io.portshare.bench;
 
+import io.portshare.bench.ledger.LedgerReport;
+import io.portshare.bench.results.Results;
+import io.portshare.bench.results.ResultsJson;
+import io.portshare.bench.results.ResultsText;
+import io.portshare.bench.results.ResultsWriter;
+import io.portshare.bench.seeds.SeedReport;
 import io.portshare.runtime.config.ExitCodes;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -10,7 +16,11 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** {@code portshare-bench report DIR}: the text, CSV and HTML of a run again, from its {@code results.json}. */
+/**
+ * {@code portshare-bench report DIR}: the text, CSV and HTML of a run again, from its {@code results.json};
+ * table.txt as the command that ran wrote it (the ledger's headline, the seeds' effects), so that a
+ * committed run's tables are made again from its raw results.
+ */
 @Command(name = "report", mixinStandardHelpOptions = true,
     description = "Writes table.txt, results.csv and report.html again from DIR/results.json (e.g. a committed run).")
 public final class ReportCommand implements Callable<Integer> {
@@ -30,7 +40,12 @@ public final class ReportCommand implements Callable<Integer> {
     } catch (RuntimeException e) { // not JSON, or JSON of another shape
       throw new IllegalArgumentException(file + " is not a results file: " + e.getMessage());
     }
-    ResultsWriter.writeAll(results, dir);
+    String text = switch (results.title()) {
+      case LedgerReport.TITLE -> LedgerReport.text(results);
+      case SeedReport.TITLE -> SeedReport.text(results);
+      default -> ResultsText.of(results);
+    };
+    ResultsWriter.writeAll(results, text, dir);
     System.out.println("written: " + dir.resolve("report.html") + " (and table.txt, results.json, results.csv)");
     return ExitCodes.OK;
   }

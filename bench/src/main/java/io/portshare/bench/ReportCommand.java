@@ -1,5 +1,6 @@
 package io.portshare.bench;
 
+import io.portshare.bench.latency.LatencyTable;
 import io.portshare.bench.ledger.LedgerReport;
 import io.portshare.bench.results.Results;
 import io.portshare.bench.results.ResultsJson;
@@ -22,7 +23,8 @@ import picocli.CommandLine.Parameters;
  * committed run's tables are made again from its raw results.
  */
 @Command(name = "report", mixinStandardHelpOptions = true,
-    description = "Writes table.txt, results.csv and report.html again from DIR/results.json (e.g. a committed run).")
+    description = "Writes table.txt, results.csv and report.html again from DIR/results.json, or a latency run's "
+        + "table.txt from DIR/latency.csv (e.g. a committed run).")
 public final class ReportCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "DIR", description = "the directory holding results.json")
@@ -31,8 +33,15 @@ public final class ReportCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     Path file = dir.resolve("results.json");
+    Path latency = dir.resolve("latency.csv");
+    if (!Files.isRegularFile(file) && Files.isRegularFile(latency)) {
+      Files.writeString(dir.resolve("table.txt"), LatencyTable.fromCsv(Files.readString(latency, StandardCharsets.UTF_8))
+          .text(), StandardCharsets.UTF_8);
+      System.out.println("written: " + dir.resolve("table.txt") + " (from latency.csv)");
+      return ExitCodes.OK;
+    }
     if (!Files.isRegularFile(file)) {
-      throw new IllegalArgumentException("no results.json in " + dir);
+      throw new IllegalArgumentException("no results.json or latency.csv in " + dir);
     }
     Results results;
     try {

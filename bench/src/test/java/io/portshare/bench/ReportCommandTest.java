@@ -83,4 +83,21 @@ class ReportCommandTest {
     assertThat(dir.resolve("table.txt")).hasSameTextualContentAs(run.resolve("table.txt"));
     assertThat(dir.resolve("results.csv")).hasSameTextualContentAs(run.resolve("results.csv"));
   }
+
+  /** The committed latency runs: README's headline row's and share-of-each's, table.txt from latency.csv. */
+  static Stream<Path> committedLatencyRuns() throws IOException {
+    Path latency = Repository.root().resolve("bench/report/latency");
+    List<Path> runs = Stream.of("runs", "share-of-each")
+        .flatMap(d -> Stream.of("run-1", "run-2", "run-3").map(r -> latency.resolve(d).resolve(r))).toList();
+    runs.forEach(r -> assertThat(r.resolve("latency.csv")).isRegularFile());
+    return runs.stream();
+  }
+
+  @ParameterizedTest
+  @MethodSource("committedLatencyRuns")
+  void writesACommittedLatencyRunsTableAgainFromItsCsv(Path run) throws Exception {
+    Files.copy(run.resolve("latency.csv"), dir.resolve("latency.csv"));
+    assertThat(BenchMain.execute("report", dir.toString())).isZero();
+    assertThat(dir.resolve("table.txt")).hasSameTextualContentAs(run.resolve("table.txt"));
+  }
 }

@@ -2,7 +2,6 @@ package io.portshare.bench;
 
 import io.portshare.bench.latency.LatencyCommand;
 import io.portshare.bench.ledger.LedgerCommand;
-import io.portshare.bench.results.ReportCommand;
 import io.portshare.bench.results.RunsCommand;
 import io.portshare.bench.rpc.RpcCalibrateCommand;
 import io.portshare.bench.rpc.RpcCommand;

@@ -1,8 +1,6 @@
 package io.portshare.bench.latency;
 
-import io.portshare.bench.results.TextGrid;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -48,48 +46,8 @@ final class LatencyReport {
   }
 
   String text() {
-    StringBuilder b = new StringBuilder("portshare latency: open loop from the due time\n\n");
-    meta.forEach((k, v) -> b.append(k).append(": ").append(v).append('\n'));
-    for (String w : workloads()) {
-      b.append("\n").append(w).append(" (latency in ms; rate per second; CPU in cores)\n");
-      List<String[]> rows = new ArrayList<>();
-      // One cell names the row (server and share), none is empty: the docs read cells of this table by row
-      // and column (io.portshare.kit.RawTable), cells apart by two spaces or more.
-      boolean gc = gcLogged();
-      rows.add(row(gc, new String[] {"server at share", "asked", "reached", "p50", "p90", "p99", "p99.9", "p99.99",
-          "max"}, new String[] {"GC pauses", "GC total", "GC max"}, new String[] {"errors", "client CPU", "server CPU",
-          "flag"}));
-      for (LatencyCell c : cells) {
-        if (!c.workload().equals(w)) {
-          continue;
-        }
-        Percentiles p = c.latency();
-        String flag = c.closedLoop() ? "closed loop" + (c.verdict().clientBusy() ? ", client busy" : "")
-            : c.verdict().flagged() ? FLAGGED + ": " + c.verdict().reasons() : "-";
-        rows.add(row(gc, new String[] {c.server() + " " + c.shareLabel(), c.closedLoop() ? "-" : Long.toString(c.asked()),
-            f1(c.measurement().perSecond()), ms(p.p50()), ms(p.p90()), ms(p.p99()), ms(p.p999()), ms(p.p9999()),
-            ms(p.max())}, gcFigures(c.gc()), new String[] {errors(c), f2(c.clientCores()), f2(c.serverCores()), flag}));
-      }
-      b.append(grid(rows));
-      if (gc) {
-        b.append("GC: the server's stop-the-world pauses that ended in the window, how many, their total and the "
-            + "longest in ms (concurrent GC work is not a pause); - for a server without a GC log\n");
-      }
-      b.append("generator floor (the best closed-loop rate it reached, against any server): ")
-          .append(f1(generatorFloor(w))).append("/s\n");
-    }
-    return b.toString();
-  }
-
-  private double generatorFloor(String w) {
-    return cells.stream().filter(c -> c.workload().equals(w) && c.closedLoop())
-        .mapToDouble(c -> c.measurement().perSecond()).max().orElse(0);
-  }
-
-  private List<String> workloads() {
-    Map<String, Boolean> seen = new LinkedHashMap<>();
-    cells.forEach(c -> seen.put(c.workload(), true));
-    return new ArrayList<>(seen.keySet());
+    boolean gc = gcLogged();
+    return new LatencyTable(meta, cells.stream().map(c -> LatencyTable.Line.of(c, gc)).toList(), gc).text();
   }
 
   private boolean gcLogged() {
@@ -104,16 +62,7 @@ final class LatencyReport {
     return new String[] {Integer.toString(gc.count()), f2(gc.totalMs()), f2(gc.maxMs())};
   }
 
-  private static String[] row(boolean gc, String[] head, String[] gcCells, String[] tail) {
-    List<String> out = new ArrayList<>(List.of(head));
-    if (gc) {
-      out.addAll(List.of(gcCells));
-    }
-    out.addAll(List.of(tail));
-    return out.toArray(String[]::new);
-  }
-
-  private static String errors(LatencyCell c) {
+  static String errors(LatencyCell c) {
     Map<String, Long> e = c.measurement().sortedErrors();
     if (e.isEmpty()) {
       return "0";
@@ -121,12 +70,6 @@ final class LatencyReport {
     List<String> parts = new ArrayList<>();
     e.forEach((k, v) -> parts.add(k + " " + v));
     return String.join(", ", parts);
-  }
-
-  private static String grid(List<String[]> rows) {
-    TextGrid grid = new TextGrid(true);
-    rows.forEach(r -> grid.add(List.of(r)));
-    return grid.render();
   }
 
   static String ms(long micros) {
@@ -137,7 +80,7 @@ final class LatencyReport {
     return String.format(Locale.ROOT, "%.1f", v);
   }
 
-  private static String f2(double v) {
+  static String f2(double v) {
     return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f", v);
   }
 }

@@ -4,7 +4,6 @@ import io.portshare.bench.results.Cell;
 import io.portshare.bench.results.Metric;
 import io.portshare.bench.results.Round;
 import io.portshare.bench.results.Row;
-import io.portshare.bench.results.Stats;
 import io.portshare.bench.results.Table;
 import io.portshare.bench.staticfiles.Loopback;
 import io.portshare.bench.staticfiles.WarmUpRule;
@@ -402,32 +401,5 @@ final class Ledger {
       out.add(new Table(key + "-syscalls", what + ", by name", List.of(CALLS), callColumns, callRows, null));
     }
     return out;
-  }
-
-  /** The headline: per row, median server CPU per operation and its ratio to the floor, per column. */
-  String headline(Contender.Kind kind, List<String> names, String floor) {
-    List<String> columns = plan.workloads().stream().filter(w -> w.kind() == kind).map(Workload::label).toList();
-    StringBuilder s = new StringBuilder();
-    for (String n : names) {
-      s.append(n).append(':');
-      for (String col : columns) {
-        double mine = median(n, col);
-        double theirs = median(floor, col);
-        if (Double.isNaN(mine)) {
-          continue; // not answered here, or no round with a figure
-        }
-        s.append(String.format(Locale.ROOT, "  %s %.1f µs", col, mine));
-        if (!n.equals(floor) && theirs > 0) {
-          s.append(String.format(Locale.ROOT, " (%.2fx)", mine / theirs));
-        }
-      }
-      s.append('\n');
-    }
-    return s.toString();
-  }
-
-  private double median(String name, String column) {
-    List<Round> r = rounds.getOrDefault(name, Map.of()).getOrDefault(column, List.of());
-    return Stats.median(r.stream().mapToDouble(x -> x.value(CPU.key())).toArray());
   }
 }

@@ -3,7 +3,6 @@ package io.portshare.bench.ledger;
 import io.portshare.bench.load.CLoadClient;
 import io.portshare.bench.results.Machine;
 import io.portshare.bench.results.Results;
-import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.RunCommand;
 import io.portshare.bench.results.Table;
@@ -172,7 +171,6 @@ public final class LedgerCommand implements Callable<Integer> {
     // After the header's facts: pinned, this process sees one CPU, and the header says what the machine has.
     pin.pinThisProcess();
     List<Table> tables = new ArrayList<>();
-    StringBuilder headline = new StringBuilder();
     try {
       for (Contender.Kind kind : Contender.Kind.values()) {
         List<Contenders.Spec> mine = specs.stream().filter(s -> s.kind() == kind).toList();
@@ -193,7 +191,6 @@ public final class LedgerCommand implements Callable<Integer> {
         List<String> names = mine.stream().map(Contenders.Spec::name).toList();
         String floor = names.get(0);
         tables.addAll(ledger.tables(kind, names, floor));
-        headline.append(ledger.headline(kind, names, floor));
       }
     } finally {
       Files.writeString(out.resolve("rounds.txt"), String.join("\n", ledger.raw()) + "\n", StandardCharsets.UTF_8);
@@ -206,10 +203,8 @@ public final class LedgerCommand implements Callable<Integer> {
     for (int i = 0; i < ledger.warmups().size(); i++) {
       meta.put("warm-up " + (i + 1), ledger.warmups().get(i));
     }
-    Results results = new Results("portshare ledger: the cost of one connection", meta, tables);
-    ResultsWriter.writeAll(results, out);
-    Files.writeString(out.resolve("table.txt"), ResultsText.of(results) + "\nHeadline (median server CPU µs per "
-        + "operation, ratio to the floor):\n" + headline, StandardCharsets.UTF_8);
+    Results results = new Results(LedgerReport.TITLE, meta, tables);
+    ResultsWriter.writeAll(results, LedgerReport.text(results), out);
     System.out.print(Files.readString(out.resolve("table.txt")));
     System.out.println("reports: " + out);
     return results.anyErrors() ? ExitCodes.SOFTWARE : ExitCodes.OK;

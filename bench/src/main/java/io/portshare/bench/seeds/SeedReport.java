@@ -5,9 +5,8 @@ import io.portshare.bench.results.ResultsText;
 import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.Table;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -16,17 +15,28 @@ import java.util.List;
  * the effects, each published figure beside this run's and the verdict. The effects and what was
  * scaled are also in the run's metadata, so {@code report DIR} makes them again from results.json.
  */
-final class SeedReport {
+public final class SeedReport {
 
-  static final String TITLE = "portshare: the five source experiments, published and on this machine";
+  public static final String TITLE = "portshare: the five source experiments, published and on this machine";
+
+  /** The metadata key of an effect's line, before its seed. */
+  static final String EFFECT = "effect, seed ";
 
   private SeedReport() {}
 
-  static void write(Results results, List<Effect> effects, Path dir) throws IOException {
-    ResultsWriter.writeAll(results, dir);
-    Path text = dir.resolve("table.txt");
-    Files.writeString(text, text(effects) + "\n" + Files.readString(text, StandardCharsets.UTF_8),
-        StandardCharsets.UTF_8);
+  static void write(Results results, Path dir) throws IOException {
+    ResultsWriter.writeAll(results, text(results), dir);
+  }
+
+  /** The run's table.txt: the effects, as its metadata keeps them, then the tables. */
+  public static String text(Results results) {
+    List<Effect> effects = new ArrayList<>();
+    results.meta().forEach((key, line) -> {
+      if (key.startsWith(EFFECT)) {
+        effects.add(Effect.fromLine(key.substring(EFFECT.length()).split(" ")[0], line));
+      }
+    });
+    return text(effects) + "\n" + ResultsText.of(results);
   }
 
   /** The effects as a block of text: seed, claim, published figure, this run's, verdict and why. */

@@ -166,7 +166,7 @@ public final class SeedsCommand implements Callable<Integer> {
       }
     }
     for (Effect e : effects) {
-      meta.put("effect, seed " + e.seed() + (meta.containsKey("effect, seed " + e.seed()) ? " (target)" : ""), e.line());
+      meta.put(SeedReport.EFFECT + e.seed() + (meta.containsKey(SeedReport.EFFECT + e.seed()) ? " (target)" : ""), e.line());
     }
     meta.put("load average at end", Machine.loadAverage());
     Results results = new Results(SeedReport.TITLE, meta, tables);
@@ -174,7 +174,7 @@ public final class SeedsCommand implements Callable<Integer> {
     System.out.print(SeedReport.tables(results));
     System.out.println(SeedReport.text(effects));
     System.out.flush();
-    SeedReport.write(results, effects, dir);
+    SeedReport.write(results, dir);
     System.out.println("written: " + dir.resolve("report.html") + " (and table.txt, results.json, results.csv)");
     return failed ? ExitCodes.SOFTWARE : ExitCodes.OK;
   }

@@ -4,13 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.bench.BenchMain;
 import io.portshare.kit.RawTable;
+import io.portshare.kit.Repository;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Three runs' tables in, one table out. Ledger runs: the CPU sections and the per-connection passes, each cell
@@ -81,6 +85,31 @@ class RunsCommandTest {
     assertThat(combine("runs", "mixed", storm(new String[] {"1", "1", "1"}), storm(new String[] {"1", "1", "1"}),
         latency(new String[] {"1", "-", "1"}, false))).isEqualTo(2);
     assertThat(dir.resolve("combined/table.txt")).doesNotExist();
+  }
+
+  /** The combined tables README's headline quotes, each with the three runs it was made from. */
+  static Stream<String> headlineCombinations() {
+    return Stream.of("ledger/headline/apart", "ledger/headline/shared", "ledger/headline/per-connection", "storm/runs",
+        "latency/runs", "latency/share-of-each");
+  }
+
+  @ParameterizedTest
+  @MethodSource("headlineCombinations")
+  void combinesTheHeadlinesCommittedRunsAgainAsCommitted(String combination) throws Exception {
+    Path committed = Repository.root().resolve("bench/report").resolve(combination);
+    List<String> args = new ArrayList<>(List.of("runs", "--out", dir.toString()));
+    for (String run : List.of("run-1", "run-2", "run-3")) {
+      args.add(committed.resolve(run).toString());
+    }
+    assertThat(BenchMain.execute(args.toArray(String[]::new))).isZero();
+    // The first line is the command that combined them, which names its own --out.
+    assertThat(withoutCommand(Files.readString(dir.resolve("table.txt"))))
+        .isEqualTo(withoutCommand(Files.readString(committed.resolve("table.txt"))));
+  }
+
+  private static String withoutCommand(String table) {
+    assertThat(table).startsWith("command: ");
+    return table.substring(table.indexOf('\n') + 1);
   }
 
   /** {@code command} (runs or its alias) over one run directory per table, {@code name-1} and on, into combined/. */

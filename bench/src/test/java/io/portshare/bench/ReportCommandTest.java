@@ -10,8 +10,6 @@ import io.portshare.bench.results.ResultsWriter;
 import io.portshare.bench.results.Round;
 import io.portshare.bench.results.Row;
 import io.portshare.bench.results.Table;
-import io.portshare.kit.Repository;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -59,45 +57,20 @@ class ReportCommandTest {
     assertThat(BenchMain.execute("report", dir.toString())).isEqualTo(2);
   }
 
-  /** The committed runs behind README's headline that keep their results.json. */
-  static Stream<Path> committedRuns() throws IOException {
-    Path report = Repository.root().resolve("bench/report");
-    List<Path> runs;
-    try (Stream<Path> all = Files.walk(report)) {
-      runs = all.filter(p -> p.getFileName().toString().equals("results.json"))
-          .map(Path::getParent)
-          .filter(d -> d.getFileName().toString().startsWith("run-"))
-          .filter(d -> d.startsWith(report.resolve("ledger/headline")) || d.startsWith(report.resolve("storm/runs")))
-          .sorted().toList();
-    }
-    assertThat(runs).as("the headline's ledger runs (apart, shared, per connection) and storm runs, three each")
-        .hasSize(12);
-    return runs.stream();
+  static Stream<Path> committedRuns() {
+    return HeadlineRuns.runs();
   }
 
   @ParameterizedTest
   @MethodSource("committedRuns")
   void writesACommittedRunsTablesAgainAsTheRunWroteThem(Path run) throws Exception {
-    Files.copy(run.resolve("results.json"), dir.resolve("results.json"));
+    String raw = HeadlineRuns.rawFile(run);
+    assertThat(run.resolve(raw)).isRegularFile();
+    Files.copy(run.resolve(raw), dir.resolve(raw));
     assertThat(BenchMain.execute("report", dir.toString())).isZero();
     assertThat(dir.resolve("table.txt")).hasSameTextualContentAs(run.resolve("table.txt"));
-    assertThat(dir.resolve("results.csv")).hasSameTextualContentAs(run.resolve("results.csv"));
-  }
-
-  /** The committed latency runs: README's headline row's and share-of-each's, table.txt from latency.csv. */
-  static Stream<Path> committedLatencyRuns() throws IOException {
-    Path latency = Repository.root().resolve("bench/report/latency");
-    List<Path> runs = Stream.of("runs", "share-of-each")
-        .flatMap(d -> Stream.of("run-1", "run-2", "run-3").map(r -> latency.resolve(d).resolve(r))).toList();
-    runs.forEach(r -> assertThat(r.resolve("latency.csv")).isRegularFile());
-    return runs.stream();
-  }
-
-  @ParameterizedTest
-  @MethodSource("committedLatencyRuns")
-  void writesACommittedLatencyRunsTableAgainFromItsCsv(Path run) throws Exception {
-    Files.copy(run.resolve("latency.csv"), dir.resolve("latency.csv"));
-    assertThat(BenchMain.execute("report", dir.toString())).isZero();
-    assertThat(dir.resolve("table.txt")).hasSameTextualContentAs(run.resolve("table.txt"));
+    if (raw.equals("results.json")) {
+      assertThat(dir.resolve("results.csv")).hasSameTextualContentAs(run.resolve("results.csv"));
+    }
   }
 }

@@ -3,8 +3,8 @@ package io.portshare.bench.results;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.portshare.bench.BenchMain;
+import io.portshare.bench.HeadlineRuns;
 import io.portshare.kit.RawTable;
-import io.portshare.kit.Repository;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,14 +89,13 @@ class RunsCommandTest {
 
   /** The combined tables README's headline quotes, each with the three runs it was made from. */
   static Stream<String> headlineCombinations() {
-    return Stream.of("ledger/headline/apart", "ledger/headline/shared", "ledger/headline/per-connection", "storm/runs",
-        "latency/runs", "latency/share-of-each");
+    return HeadlineRuns.COMBINATIONS.stream();
   }
 
   @ParameterizedTest
   @MethodSource("headlineCombinations")
   void combinesTheHeadlinesCommittedRunsAgainAsCommitted(String combination) throws Exception {
-    Path committed = Repository.root().resolve("bench/report").resolve(combination);
+    Path committed = HeadlineRuns.combination(combination);
     List<String> args = new ArrayList<>(List.of("runs", "--out", dir.toString()));
     for (String run : List.of("run-1", "run-2", "run-3")) {
       args.add(committed.resolve(run).toString());

@@ -22,7 +22,8 @@ import java.util.stream.Stream;
 /**
  * A service launched as a real process, as an operator would: {@code java -cp ... Launcher flags}
  * or {@code java -jar X.jar flags}. Reads the banner for the ports, keeps the output for asserts,
- * and reads the process from outside: /proc for memory and descriptors, its admin port for metrics.
+ * and reads its metrics from its admin port. Its memory, descriptors and heap are read from outside,
+ * by its pid: {@link ProcessReadings}.
  */
 public final class ServiceProcess implements AutoCloseable {
 
@@ -107,7 +108,8 @@ public final class ServiceProcess implements AutoCloseable {
    * starts many processes and only the warm-up's own tests wait for one.
    */
   private static ServiceProcess start(List<String> cmd, Map<String, String> env) throws IOException {
-    if (cmd.stream().noneMatch(f -> f.equals("--warmup") || f.startsWith("--warmup=")) && !env.containsKey(WARMUP_ENV)) {
+    if (cmd.stream().noneMatch(f -> f.equals("--warmup") || f.startsWith("--warmup="))
+        && !env.containsKey(WARMUP_ENV)) {
       cmd.add("--warmup=0");
     }
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
@@ -139,7 +141,8 @@ public final class ServiceProcess implements AutoCloseable {
   }
 
   private void pump() {
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    try (BufferedReader in = new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         Writer copy = log == null ? Writer.nullWriter() : Files.newBufferedWriter(log, StandardCharsets.UTF_8,
             StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
       String line;
@@ -223,76 +226,6 @@ public final class ServiceProcess implements AutoCloseable {
   /** The sum of every sample of a metric on its admin port. */
   public double metric(String name) throws IOException {
     return admin().metrics().sum(name);
-  }
-
-  /** Resident set size, from /proc; -1 when gone or not Linux. */
-  public long rssBytes() {
-    return rssBytes(pid());
-  }
-
-  /** Resident set size of any process, from /proc; -1 when gone or not Linux. */
-  public static long rssBytes(long pid) {
-    try {
-      for (String l : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
-        if (l.startsWith("VmRSS:")) {
-          return Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024;
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // Gone, or not Linux.
-    }
-    return -1;
-  }
-
-  /** Open file descriptors, from /proc: each connection is one. */
-  public long openFds() {
-    try (Stream<Path> s = Files.list(Path.of("/proc/" + pid() + "/fd"))) {
-      return s.count();
-    } catch (IOException e) {
-      return -1;
-    }
-  }
-
-  /**
-   * Heap in use right after a full GC: jcmd GC.run, then jcmd GC.heap_info, whose figure nothing but
-   * the two commands allocates into. (The service's own heap meter, read over HTTP, counted the
-   * young objects its scrape had just made: hundreds of KiB that moved from one reading to the next.)
-   */
-  public long heapAfterGc() throws IOException, InterruptedException {
-    jcmd("GC.run");
-    return heapUsed(jcmd("GC.heap_info"));
-  }
-
-  /** The heap's "used" of GC.heap_info: every generation's line before Metaspace's, summed (G1 has one). */
-  static long heapUsed(String heapInfo) {
-    long kib = 0;
-    boolean found = false;
-    for (String line : heapInfo.split("\n")) {
-      if (line.strip().startsWith("Metaspace")) {
-        break;
-      }
-      Matcher m = HEAP_LINE.matcher(line);
-      if (m.find()) {
-        kib += Long.parseLong(m.group(1));
-        found = true;
-      }
-    }
-    if (!found) {
-      throw new IllegalStateException("no heap figure in jcmd GC.heap_info's output:\n" + heapInfo);
-    }
-    return kib << 10;
-  }
-
-  private static final Pattern HEAP_LINE = Pattern.compile(" total \\d+K, used (\\d+)K");
-
-  private String jcmd(String command) throws IOException, InterruptedException {
-    Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-        Long.toString(pid()), command).redirectErrorStream(true).start();
-    String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!jcmd.waitFor(60, TimeUnit.SECONDS) || jcmd.exitValue() != 0) {
-      throw new IOException("jcmd " + pid() + " " + command + " failed: " + out);
-    }
-    return out;
   }
 
   public String output() {

@@ -1,5 +1,6 @@
 package io.portshare.soak;
 
+import io.portshare.kit.ProcessReadings;
 import io.portshare.kit.ServiceProcess;
 
 import java.io.BufferedReader;
@@ -114,7 +115,7 @@ final class ConcurrentConnections {
   private static long rss(List<ServiceProcess> procs) {
     long sum = 0;
     for (ServiceProcess p : procs) {
-      sum += p.rssBytes();
+      sum += ProcessReadings.rssBytes(p.pid());
     }
     return sum;
   }

@@ -1,5 +1,6 @@
 package io.portshare.soak;
 
+import io.portshare.kit.ProcessReadings;
 import io.portshare.kit.ServiceProcess;
 
 import java.io.IOException;
@@ -68,8 +69,9 @@ final class RollingRestart {
           + "drains exit %s%s", processes, rounds, seconds, load.transactions.get(), load.transactions.get() / seconds,
           load.failedConnects.get(),
           cleanExits ? "0" : exitCodes.toString(), failures == 0 ? "" : "; " + load.firstErrors());
+      long rss = live.stream().mapToLong(p -> ProcessReadings.rssBytes(p.pid())).sum();
       return new ScenarioResult("rolling-restart", what, load.connections.get() + load.failedConnects.get(),
-          failures, ScenarioResult.mib(live.stream().mapToLong(ServiceProcess::rssBytes).sum()), detail, ok);
+          failures, ScenarioResult.mib(rss), detail, ok);
     } finally {
       live.forEach(ServiceProcess::close);
     }

@@ -1,5 +1,6 @@
 package io.portshare.soak;
 
+import io.portshare.kit.ProcessReadings;
 import io.portshare.kit.ServiceProcess;
 
 import java.time.Duration;
@@ -23,16 +24,16 @@ final class ShortConnections {
       RpcLoad warmUp = RpcLoad.oneShot(port, CLIENT_THREADS, warm);
       warmUp.await();
       settle(s);
-      long fds0 = s.openFds();
-      long heap0 = s.heapAfterGc();
+      long fds0 = ProcessReadings.openFds(s.pid());
+      long heap0 = ProcessReadings.heapAfterGc(s.pid());
       long t0 = System.nanoTime();
       RpcLoad load = RpcLoad.oneShot(port, CLIENT_THREADS, count);
       load.await();
       double secs = (System.nanoTime() - t0) / 1e9;
       settle(s);
-      long fds1 = s.openFds();
-      long heap1 = s.heapAfterGc();
-      long rss = s.rssBytes();
+      long fds1 = ProcessReadings.openFds(s.pid());
+      long heap1 = ProcessReadings.heapAfterGc(s.pid());
+      long rss = ProcessReadings.rssBytes(s.pid());
       long failures = load.failures() + warmUp.failures();
       boolean ok = failures == 0 && fds1 <= fds0 + 2 && heap1 - heap0 <= heapBudget(count);
       String detail = String.format("fds %d -> %d, heap after GC %s -> %s (%+d KiB, at most %d KiB), %.0f conn/s%s",

@@ -1,5 +1,6 @@
 package io.portshare.soak;
 
+import io.portshare.kit.ProcessReadings;
 import io.portshare.kit.RpcWire;
 import io.portshare.kit.ServiceProcess;
 import java.io.IOException;
@@ -54,7 +55,7 @@ final class SlowPeers {
       String detail = String.format("%d of %d slow heads closed by --header-timeout 1s; good client %d requests, "
           + "%d errors", closed, SLOW, g[0], g[1]);
       return new ScenarioResult("slowloris-http", "1 header byte per 200 ms", SLOW + 1,
-          (SLOW - closed) + g[1], ScenarioResult.mib(s.rssBytes()), detail, ok);
+          (SLOW - closed) + g[1], ScenarioResult.mib(ProcessReadings.rssBytes(s.pid())), detail, ok);
     } finally {
       pool.shutdownNow();
     }
@@ -127,7 +128,7 @@ final class SlowPeers {
     ExecutorService pool = Executors.newCachedThreadPool();
     ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
     try (ServiceProcess s = SoakConfig.serve(cfg.rpcJar(), port, SoakConfig.own("idle-timeout", "2s"))) {
-      long rss0 = s.rssBytes();
+      long rss0 = ProcessReadings.rssBytes(s.pid());
       try (RpcLoad good = RpcLoad.persistent(port, 2)) {
         List<Future<Boolean>> stalls = new ArrayList<>();
         for (int i = 0; i < SLOW; i++) {
@@ -140,7 +141,7 @@ final class SlowPeers {
           floods.add(pool.submit(() -> neverRead(port, FLOOD_LIMIT, watchdog)));
         }
         while (floods.stream().anyMatch(f -> !f.isDone())) {
-          peakRss.accumulateAndGet(s.rssBytes(), Math::max);
+          peakRss.accumulateAndGet(ProcessReadings.rssBytes(s.pid()), Math::max);
           Thread.sleep(100);
         }
         long closed = 0;

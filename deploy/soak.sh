@@ -79,11 +79,17 @@ case "$report" in
 esac
 out="$root/bench/report/soak/$report.txt"
 mkdir -p "$(dirname "$out")"
-commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-git -C "$root" diff --quiet HEAD 2>/dev/null || commit="$commit, with local changes"
+# The header the figures checker reads (command, commit, load average at start), as
+# deploy/systemd-test.sh writes it; then uptime at start, the scenarios' lines, the exit status and
+# uptime at end.
+commit="$(git -C "$root" rev-parse HEAD 2>/dev/null)" || commit="unknown (not a git checkout)"
+[ -z "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ] || commit="$commit (with uncommitted changes)"
 {
   echo "# command: deploy/soak.sh ${shown[*]}"
-  echo "# commit $commit; $(nproc) CPUs; $(id -u | sed 's/^0$/as root/;s/^[1-9][0-9]*$/not as root/'); load at start and at end below, then the scenarios' lines and the exit status"
+  echo "# commit: $commit"
+  echo "# machine: $(nproc) CPUs, Linux $(uname -r), $(id -u | sed 's/^0$/as root/;s/^[1-9][0-9]*$/not as root/')"
+  echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# then uptime and date at start, the scenarios' lines, the exit status, uptime and date at end"
   uptime
   date -u
 } > "$out"

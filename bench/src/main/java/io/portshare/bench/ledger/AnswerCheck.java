@@ -17,7 +17,7 @@ import java.util.Arrays;
  * 200 with exactly the expected body: the file's bytes, or for the dynamic route {@link RouterRoutes#HELLO}
  * with {@link RouterRoutes#HELLO_TYPE}. wrk counts statuses but reads no body, so without this a server that
  * answers 404, or other bytes, would be measured as if it served the column. The load then fails a round
- * with any answer past 3xx ({@link Ledger}).
+ * with any answer past 3xx ({@link LedgerTables#round}).
  */
 final class AnswerCheck {
 

@@ -1,9 +1,13 @@
 package io.portshare.bench.ledger;
 
-import io.portshare.bench.results.Cell;
-import io.portshare.bench.results.Metric;
+import static io.portshare.bench.ledger.LedgerTables.ALLOC;
+import static io.portshare.bench.ledger.LedgerTables.BUSIEST;
+import static io.portshare.bench.ledger.LedgerTables.CONNECTIONS;
+import static io.portshare.bench.ledger.LedgerTables.GC;
+import static io.portshare.bench.ledger.LedgerTables.RSS;
+import static io.portshare.bench.ledger.LedgerTables.SYSCALLS;
+
 import io.portshare.bench.results.Round;
-import io.portshare.bench.results.Row;
 import io.portshare.bench.results.Table;
 import io.portshare.bench.staticfiles.Loopback;
 import io.portshare.bench.staticfiles.WarmUpRule;
@@ -15,11 +19,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * What one short connection costs each server, one worker each side. Timed rounds (server CPU per
@@ -34,21 +36,6 @@ final class Ledger {
   /** What the run does: its columns, rounds and passes. */
   record Plan(List<Workload> workloads, int rounds, Duration duration, Duration warmup, WarmUpRule serverWarmup,
       Duration syscallPass, Duration allocPass, int held, int heldAddresses) {}
-
-  static final Metric CPU = new Metric("server_us", "server CPU µs per operation", 1);
-  static final Metric USER = new Metric("user_us", "of which user", 1);
-  static final Metric SYSTEM = new Metric("system_us", "of which system", 1);
-  static final Metric RATE = new Metric("k_per_s", "10^3 operations/s", 1);
-  static final Metric CLIENT = new Metric("client_us", "client CPU µs per operation", 1);
-  static final Metric RATIO = new Metric("ratio", "server CPU per operation over the floor's, round by round", 2);
-  static final Metric CALLS = new Metric("calls", "system calls per connection (strace -c, untimed pass)", 2);
-  static final Metric FIGURE = new Metric("value", "per connection", 1);
-
-  static final String SYSCALLS = "syscalls";
-  static final String RSS = "RSS KiB/held conn";
-  static final String ALLOC = "alloc B/conn";
-  static final String BUSIEST = "of it busiest thread B/conn";
-  static final String GC = "GC ms/10^6 conn";
 
   private final Plan plan;
   private final Load load;
@@ -208,9 +195,6 @@ final class Ledger {
     return warmups;
   }
 
-  /** The key under which a syscall count map carries the pass's connections. */
-  static final String CONNECTIONS = " connections";
-
   private Map<String, Long> syscalls(Contender c, Workload w) throws IOException, InterruptedException {
     log.printf("counting system calls of %s on %s (%d ms under strace)%n", c.name(), w.label(), plan.syscallPass().toMillis());
     Path file = out.resolve("strace-" + c.name() + ".txt");
@@ -272,29 +256,9 @@ final class Ledger {
     Thread.sleep(500);
   }
 
-  /**
-   * A timed pass as a round of its cell: its figures, or none when any answer had a status past 3xx (a 404's or a
-   * 500's cost is not the column's); its errors either way, so the cell is marked and the run fails.
-   */
-  static Round round(Pass p) {
-    if (p.badAnswers() > 0) {
-      return new Round(Map.of(), Math.max(p.errors(), p.badAnswers()), false);
-    }
-    Map<String, Double> v = new LinkedHashMap<>();
-    v.put(CPU.key(), p.serverMicrosPerOp());
-    v.put(USER.key(), p.userMicrosPerOp());
-    v.put(SYSTEM.key(), p.systemMicrosPerOp());
-    v.put(RATE.key(), p.perSecond() / 1e3);
-    v.put(CLIENT.key(), p.clientMicrosPerOp());
-    return new Round(v, p.errors(), false);
-  }
-
-  /** A cell whose answer check failed: no figure, one error, so that it is marked and the run fails. */
-  static final Round FAILED_CHECK = new Round(Map.of(), 1, false);
-
   private void record(Contender.Kind kind, Workload w, Contender c, int round, Pass p) {
     rounds.computeIfAbsent(c.name(), k -> new LinkedHashMap<>()).computeIfAbsent(w.label(), k -> new ArrayList<>())
-        .add(round(p));
+        .add(LedgerTables.round(p));
     String load = io.portshare.bench.results.Machine.loadAverage().replace(' ', '/');
     raw.add(String.format(Locale.ROOT, "%s %s %s %d %d %d %.3f %.3f %.3f %.2f %.2f %.2f %.2f %d %s",
         kind.name().toLowerCase(Locale.ROOT), w.label().replace(' ', '_'), c.name(), round, p.operations(),
@@ -310,96 +274,9 @@ final class Ledger {
     return raw;
   }
 
-  /** The tables of one kind: CPU per operation, its ratio to the floor, the per-connection figures, system calls by name. */
+  /** The tables of one kind, made from what was measured so far ({@link LedgerTables}). */
   List<Table> tables(Contender.Kind kind, List<String> names, String floor) {
-    List<String> columns = plan.workloads().stream().filter(w -> w.kind() == kind).map(Workload::label).toList();
-    String what = kind == Contender.Kind.RPC ? "RPC echo" : "static files";
-    String op = kind == Contender.Kind.RPC ? "transaction (= connection at 1x)" : "request (= connection on close)";
-    List<Table> out = new ArrayList<>();
-    if (columns.isEmpty() || names.isEmpty()) {
-      return out;
-    }
-    String key = kind.name().toLowerCase(Locale.ROOT);
-    List<Row> cpuRows = new ArrayList<>();
-    List<Row> ratioRows = new ArrayList<>();
-    for (String n : names) {
-      Map<String, List<Round>> byColumn = rounds.getOrDefault(n, Map.of());
-      List<Cell> cells = new ArrayList<>();
-      List<Cell> ratios = new ArrayList<>();
-      for (String col : columns) {
-        List<Round> mine = byColumn.getOrDefault(col, List.of());
-        if (failed.getOrDefault(n, Map.of()).containsKey(col)) {
-          cells.add(new Cell(col, List.of(FAILED_CHECK)));
-          ratios.add(new Cell(col, List.of(FAILED_CHECK)));
-          continue;
-        }
-        if (notApplicable.getOrDefault(n, List.of()).contains(col)) {
-          continue; // no cell: shown as "-", never a figure
-        }
-        cells.add(new Cell(col, mine));
-        List<Round> theirs = rounds.getOrDefault(floor, Map.of()).getOrDefault(col, List.of());
-        List<Round> r = new ArrayList<>();
-        for (int i = 0; i < Math.min(mine.size(), theirs.size()); i++) {
-          r.add(new Round(Map.of(RATIO.key(), mine.get(i).value(CPU.key()) / theirs.get(i).value(CPU.key())),
-              mine.get(i).errors(), false));
-        }
-        ratios.add(new Cell(col, r));
-      }
-      cpuRows.add(new Row(n, cells));
-      if (!n.equals(floor)) {
-        ratioRows.add(new Row(n, ratios));
-      }
-    }
-    out.add(new Table(key, what + ", one worker each side, per " + op,
-        List.of(CPU, USER, SYSTEM, RATE, CLIENT), columns, cpuRows, null));
-    if (rounds.containsKey(floor)) {
-      out.add(new Table(key + "-vs-floor", what + ": each row over " + floor, List.of(RATIO), columns, ratioRows, null));
-    }
-    List<Row> figureRows = new ArrayList<>();
-    List<String> figureColumns = List.of(SYSCALLS, ALLOC, BUSIEST, GC, RSS);
-    for (String n : names) {
-      Map<String, Double> f = perConnection.getOrDefault(n, Map.of());
-      List<Cell> cells = new ArrayList<>();
-      for (String col : figureColumns) {
-        Double v = f.get(col);
-        cells.add(new Cell(col, v == null ? List.of() : List.of(new Round(Map.of(FIGURE.key(), v), 0, false))));
-      }
-      figureRows.add(new Row(n, cells));
-    }
-    out.add(new Table(key + "-per-connection", what + ", per connection of the first one-per-connection column "
-        + "(untimed passes; RSS over held idle connections after GC)", List.of(FIGURE), figureColumns, figureRows, null));
-    Set<String> callNames = new LinkedHashSet<>();
-    for (String n : names) {
-      Map<String, Long> calls = syscalls.get(n);
-      if (calls == null) {
-        continue;
-      }
-      long conns = calls.get(CONNECTIONS);
-      calls.forEach((name, count) -> {
-        if (!name.equals(CONNECTIONS) && count / (double) conns >= 0.05) {
-          callNames.add(name);
-        }
-      });
-    }
-    if (!callNames.isEmpty()) {
-      List<String> callColumns = new ArrayList<>(callNames);
-      callColumns.add("all");
-      List<Row> callRows = new ArrayList<>();
-      for (String n : names) {
-        Map<String, Long> calls = syscalls.get(n);
-        if (calls == null) {
-          continue;
-        }
-        double conns = calls.get(CONNECTIONS);
-        List<Cell> cells = new ArrayList<>();
-        for (String col : callColumns) {
-          double v = col.equals("all") ? perConnection.get(n).get(SYSCALLS) : calls.getOrDefault(col, 0L) / conns;
-          cells.add(new Cell(col, List.of(new Round(Map.of(CALLS.key(), v), 0, false))));
-        }
-        callRows.add(new Row(n, cells));
-      }
-      out.add(new Table(key + "-syscalls", what + ", by name", List.of(CALLS), callColumns, callRows, null));
-    }
-    return out;
+    return new LedgerTables(plan.workloads(), rounds, syscalls, perConnection, failed, notApplicable)
+        .tables(kind, names, floor);
   }
 }

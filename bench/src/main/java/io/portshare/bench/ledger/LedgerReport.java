@@ -23,7 +23,7 @@ public final class LedgerReport {
   public static String text(Results results) {
     StringBuilder headline = new StringBuilder();
     for (Table t : results.tables()) {
-      if (!t.metrics().isEmpty() && t.metrics().get(0).key().equals(Ledger.CPU.key()) && !t.rows().isEmpty()) {
+      if (!t.metrics().isEmpty() && t.metrics().get(0).key().equals(LedgerTables.CPU.key()) && !t.rows().isEmpty()) {
         headline.append(headline(t));
       }
     }
@@ -54,7 +54,7 @@ public final class LedgerReport {
 
   private static double median(Row row, String column) {
     Optional<Cell> cell = row.cells().stream().filter(c -> c.column().equals(column)).findFirst();
-    return cell.map(c -> Stats.median(c.rounds().stream().mapToDouble(r -> r.value(Ledger.CPU.key()))
+    return cell.map(c -> Stats.median(c.rounds().stream().mapToDouble(r -> r.value(LedgerTables.CPU.key()))
         .filter(v -> !Double.isNaN(v)).toArray())).orElse(Double.NaN);
   }
 }

@@ -95,12 +95,14 @@ class AnswerCheckTest {
   void aRoundWithAnswersPast3xxHasNoFigureButItsErrors() {
     Pass notFound = new Pass(5000, 5000, 1.0, new CpuTime(0.1, 0.2), 0.3, 5000, 5000);
     Pass fine = new Pass(5000, 5000, 1.0, new CpuTime(0.1, 0.2), 0.3, 0, 0);
-    assertThat(Ledger.round(notFound).value(Ledger.CPU.key())).isNaN();
-    assertThat(Ledger.round(notFound).errors()).isEqualTo(5000);
-    assertThat(Ledger.round(fine).value(Ledger.CPU.key())).isEqualTo(60.0, org.assertj.core.data.Offset.offset(1e-9));
-    Table t = new Table("http", "static files", List.of(Ledger.CPU), List.of("hello close"),
-        List.of(new Row("bad", List.of(new Cell("hello close", List.of(Ledger.round(notFound), Ledger.round(notFound))))),
-            new Row("unchecked", List.of(new Cell("hello close", List.of(Ledger.FAILED_CHECK))))), null);
+    assertThat(LedgerTables.round(notFound).value(LedgerTables.CPU.key())).isNaN();
+    assertThat(LedgerTables.round(notFound).errors()).isEqualTo(5000);
+    assertThat(LedgerTables.round(fine).value(LedgerTables.CPU.key()))
+        .isEqualTo(60.0, org.assertj.core.data.Offset.offset(1e-9));
+    Table t = new Table("http", "static files", List.of(LedgerTables.CPU), List.of("hello close"),
+        List.of(new Row("bad", List.of(new Cell("hello close",
+                List.of(LedgerTables.round(notFound), LedgerTables.round(notFound))))),
+            new Row("unchecked", List.of(new Cell("hello close", List.of(LedgerTables.FAILED_CHECK))))), null);
     String text = ResultsText.table(t);
     assertThat(text).doesNotContain("60.0").contains("- *", "bad, hello close: 10000 errors",
         "unchecked, hello close: 1 errors");

@@ -66,7 +66,13 @@ trap cleanup EXIT
 mkdir -p "$WORK/site" "$WORK/tmp" "$(dirname "$OUT")"
 unzip -q -o -j "$STATIC_JAR" 'io/portshare/statics/demo/index.html' -d "$WORK/site"
 
-echo "# command: ROUNDS=$ROUNDS JAVAS=\"$JAVAS\" WARMUPS=\"$WARMUPS\" RATE=$RATE CONNS=$CONNS INTERVALS=$INTERVALS RPC_CONNS=$RPC_CONNS deploy/bench.sh coldstart  ($(date -u +%FT%TZ), $(nproc) CPUs, $(uname -r))" >"$OUT"
+commit="$(git rev-parse HEAD 2>/dev/null)" || commit="unknown (not a git checkout)"
+[ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || commit="$commit (with uncommitted changes)"
+{
+  echo "# command: ROUNDS=$ROUNDS JAVAS=\"$JAVAS\" WARMUPS=\"$WARMUPS\" RATE=$RATE CONNS=$CONNS INTERVALS=$INTERVALS RPC_CONNS=$RPC_CONNS deploy/bench.sh coldstart  ($(date -u +%FT%TZ), $(nproc) CPUs, $(uname -r))"
+  echo "# commit: $commit"
+  echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$OUT"
 echo "# target runtime warmup round ready_s answered errors conn_per_s warm_answered | first2s warm ratio full_speed_s rss_per_idle_conn_bytes" >>"$OUT"
 
 next_host=10
@@ -188,8 +194,15 @@ run_nginx() { # round
   local h t0 s w
   host
   h=$HOST
-  sed -e "s|@WORKERS@|$(nproc)|; s|@RUN@|$WORK|g; s|@ROOT@|$WORK/site|; s|listen @PORT@|listen $h:$PORT|; s|@SENDFILE@|on|" \
-    bench/peers/nginx-static.conf.template >"$WORK/nginx.conf"
+  sed -e "s|@WORKERS@|$(nproc)|; s|@RUN@|$WORK|g; s|@ROOT@|$WORK/site|; s|listen @PORT@|listen $h:$PORT|" \
+    -e "s|@SENDFILE@|on|; s|@REUSEPORT@||" bench/peers/nginx-static.conf.template >"$WORK/nginx.conf"
+  # A placeholder the template gained and this script does not fill would make nginx refuse to
+  # start, seen only as nothing listening: say which, and nginx's own reason for anything else.
+  if grep -o '@[A-Z_]*@' "$WORK/nginx.conf" | sort -u | paste -sd' ' - | grep .; then
+    echo "coldstart: bench/peers/nginx-static.conf.template has placeholders this script does not fill (above)" >&2
+    exit 1
+  fi
+  "$NGINX" -t -q -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log" || exit 1
   t0=$(now)
   # The template runs nginx in the foreground (daemon off), as a child of this script.
   "$NGINX" -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log" >/dev/null 2>&1 &

@@ -13,7 +13,14 @@
 #
 #   deploy/bench.sh coldstart                    # runs deploy/bench-coldstart.sh, which takes no arguments
 #   JAVAS="java /opt/jdk-25/bin/java /opt/jdk-25/bin/java:-XX:+UseCompactObjectHeaders" WARMUPS="0 12s" deploy/bench.sh coldstart
-#   JAVAS="/opt/jdk-25/bin/java /opt/jdk-25/bin/java:-XX:AOTCache=aot/@SERVICE@.aot" deploy/bench.sh coldstart
+#   JAVAS="java /opt/jdk-25/bin/java /opt/jdk-25/bin/java:aot" WARMUPS="0 12s" deploy/bench.sh coldstart
+#
+# A JAVAS entry is a java binary, then optionally a colon and JVM flags separated by commas
+# (/opt/jdk-25/bin/java:-XX:+UseCompactObjectHeaders,-Xshare:off). The flag aot (Java 25 or later)
+# is an ahead-of-time cache this run trains first, per service, with that java and the jar it
+# measures (deploy/aot-cache.sh: the runtime's 12 s warm-up, then SIGTERM); a given cache is
+# -XX:AOTCache=FILE, @SERVICE@ in FILE the service's short name (static, rpc). Either runs with
+# -XX:AOTMode=on, so a cache the JVM cannot use stops the run instead of measuring without it.
 #
 # Environment: ROUNDS, JAVAS (java binaries; default: java on PATH and Java 25+ if installed), WARMUPS (default
 # "12s"), JAVA_OPTS (service JVM flags), RATE, CONNS, INTERVALS, RPC_CONNS (rpcload connections,
@@ -78,18 +85,31 @@ echo "# target runtime warmup round ready_s answered errors conn_per_s warm_answ
 next_host=10
 host() { next_host=$((next_host + 1)); HOST=127.0.0.$next_host; }
 now() { date +%s.%N; }
-# A JAVAS entry is a java binary, optionally with JVM flags after a colon: /path/bin/java:-XX:+UseCompactObjectHeaders
+# A JAVAS entry: a java binary, then a colon and comma-separated flags (see the header).
 jbin() { echo "${1%%:*}"; }
-jflags() { case "$1" in *:*) echo "${1#*:}" ;; esac; }
-jlabel() { echo "$("$(jbin "$1")" -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/java\1/p')$(jflags "$1" | sed 's/-XX:+UseCompactObjectHeaders/+coh/; s/-XX:AOTCache=[^ ]*/+aot/; s/ //g')"; }
+jflags() { case "$1" in *:*) echo "${1#*:}" | tr ',' ' ' ;; esac; }
+jlabel() { echo "$("$(jbin "$1")" -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/java\1/p')$(jflags "$1" | sed 's/-XX:+UseCompactObjectHeaders/+coh/; s/-XX:AOTCache=[^ ]*/+aot/; s/\baot\b/+aot/; s/ //g')"; }
+# The trained caches: aot/JAVAS-INDEX-SERVICE.aot under WORK, made before the first round.
+aot_file() { # entry service
+  local i=0 e
+  for e in $JAVAS; do
+    [ "$e" = "$1" ] && break
+    i=$((i + 1))
+  done
+  echo "$WORK/aot/$i-$2.aot"
+}
 
 # Starts a service jar and waits for /health/ready; READY: seconds from launch to ready.
 start_java() { # java warmup jar host
   local t0 flags
   t0=$(now)
   # @SERVICE@ in a runtime's flags: the service's short name, e.g. -XX:AOTCache=caches/@SERVICE@.aot
+  local service
+  service=$(basename "$3" .jar | sed 's/^portshare-//; s/-server$//')
   flags=$(jflags "$1")
-  flags=${flags//@SERVICE@/$(basename "$3" .jar | sed 's/^portshare-//; s/-server$//')}
+  flags=${flags//@SERVICE@/$service}
+  flags=$(echo " $flags " | sed "s| aot | -XX:AOTCache=$(aot_file "$1" "$service") |")
+  case "$flags" in *-XX:AOTCache=*) flags="$flags -XX:AOTMode=on" ;; esac
   # shellcheck disable=SC2086
   "$(jbin "$1")" $JAVA_OPTS $flags -jar "$3" --host "$4" --port "$PORT" --admin-port "$ADMIN_PORT" --warmup "$2" >"$WORK/server.log" 2>&1 &
   SERVER_PID=$!
@@ -237,6 +257,20 @@ run_echo() { # round
   echo "c-echo c - $1 $READY - - - - | $(rpc_runs "$h")" >>"$OUT"
   stop_server
 }
+
+# The caches this run trains (an entry with the flag aot), before any is measured.
+for j in $JAVAS; do
+  case " $(jflags "$j") " in
+    *" aot "*)
+      : >"$WORK/aot-training.txt"
+      for jar in "$STATIC_JAR" "$RPC_JAR"; do
+        service=$(basename "$jar" .jar | sed 's/^portshare-//; s/-server$//')
+        JAVA="$(jbin "$j")" deploy/aot-cache.sh "$jar" --port "$PORT" --out "$(aot_file "$j" "$service")" >/dev/null \
+          2>>"$WORK/aot-training.txt" || { cat "$WORK/aot-training.txt" >&2; exit 1; }
+      done
+      grep -h "ready in" "$WORK/aot-training.txt" | sed 's/^/# /' >>"$OUT" ;;
+  esac
+done
 
 for round in $(seq 1 "$ROUNDS"); do
   targets=()

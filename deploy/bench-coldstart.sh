@@ -12,17 +12,18 @@
 # bench-results/coldstart-<time>.txt), the command in its first line.
 #
 #   deploy/bench.sh coldstart                    # runs deploy/bench-coldstart.sh, which takes no arguments
-#   JAVAS="java /opt/jdk-25/bin/java /opt/jdk-25/bin/java:-XX:+UseCompactObjectHeaders" WARMUPS="0 12s" deploy/bench.sh coldstart
-#   JAVAS="java /opt/jdk-25/bin/java /opt/jdk-25/bin/java:aot" WARMUPS="0 12s" deploy/bench.sh coldstart
+#   JAVAS="java 25 25:-XX:+UseCompactObjectHeaders" WARMUPS="0 12s" deploy/bench.sh coldstart
+#   JAVAS="java 25 25:aot" WARMUPS="0 12s" deploy/bench.sh coldstart
 #
-# A JAVAS entry is a java binary, then optionally a colon and JVM flags separated by commas
-# (/opt/jdk-25/bin/java:-XX:+UseCompactObjectHeaders,-Xshare:off). The flag aot (Java 25 or later)
+# A JAVAS entry is a java binary, or a major release N for the newest installed JDK N or later
+# (deploy/java.sh), then optionally a colon and JVM flags separated by commas
+# (25:-XX:+UseCompactObjectHeaders,-Xshare:off, /opt/jdk-25/bin/java:-Xshare:off). The flag aot (Java 25 or later)
 # is an ahead-of-time cache this run trains first, per service, with that java and the jar it
 # measures (deploy/aot-cache.sh: the runtime's 12 s warm-up, then SIGTERM); a given cache is
 # -XX:AOTCache=FILE, @SERVICE@ in FILE the service's short name (static, rpc). Either runs with
 # -XX:AOTMode=on, so a cache the JVM cannot use stops the run instead of measuring without it.
 #
-# Environment: ROUNDS, JAVAS (java binaries; default: java on PATH and Java 25+ if installed), WARMUPS (default
+# Environment: ROUNDS, JAVAS (entries as above; default: java on PATH and 25 if installed), WARMUPS (default
 # "12s"), JAVA_OPTS (service JVM flags), RATE, CONNS, INTERVALS, RPC_CONNS (rpcload connections,
 # 32), IDLE_CONNS, PORT (18740; admin PORT+1), OUT, STATIC_JAR and RPC_JAR (the service jars). Each run uses its own 127.0.0.x destination (TIME_WAIT).
 # Needs httperf, nginx, gcc. Hold the machine's benchmark lock around it on a shared machine.
@@ -36,8 +37,7 @@ portshare_help "$@"
 . deploy/java.sh
 ROUNDS=${ROUNDS:-3}
 # By default the runtime the services use (java on PATH) against Java 25 or later where installed.
-j25=$(portshare_java_home_of 25 || true)
-JAVAS=${JAVAS:-java${j25:+ $j25/bin/java}}
+JAVAS=${JAVAS:-java$(portshare_java_home_of 25 >/dev/null && echo " 25")}
 WARMUPS=${WARMUPS:-12s}
 JAVA_OPTS=${JAVA_OPTS:--XX:+ExitOnOutOfMemoryError}
 RATE=${RATE:-4000}
@@ -55,6 +55,13 @@ PEERS=bench/peers/c-echo
 
 for tool in httperf gcc; do
   command -v "$tool" >/dev/null || { echo "coldstart: $tool is needed" >&2; exit 2; }
+done
+for j in $JAVAS; do
+  case "${j%%:*}" in
+    *[!0-9]*) ;;
+    *) portshare_java_home_of "${j%%:*}" >/dev/null || { echo "coldstart: JAVAS names Java ${j%%:*}, and no JDK" \
+         "${j%%:*} or later is installed under ${PORTSHARE_JVM_DIR:-/usr/lib/jvm}" >&2; exit 2; } ;;
+  esac
 done
 [ -x "$NGINX" ] || { echo "coldstart: nginx is needed" >&2; exit 2; }
 if [ ! -f "$STATIC_JAR" ] || [ ! -f "$RPC_JAR" ]; then
@@ -86,7 +93,13 @@ next_host=10
 host() { next_host=$((next_host + 1)); HOST=127.0.0.$next_host; }
 now() { date +%s.%N; }
 # A JAVAS entry: a java binary, then a colon and comma-separated flags (see the header).
-jbin() { echo "${1%%:*}"; }
+jbin() {
+  local bin="${1%%:*}"
+  case "$bin" in
+    *[!0-9]*) echo "$bin" ;;
+    *) echo "$(portshare_java_home_of "$bin")/bin/java" ;;
+  esac
+}
 jflags() { case "$1" in *:*) echo "${1#*:}" | tr ',' ' ' ;; esac; }
 jlabel() { echo "$("$(jbin "$1")" -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/java\1/p')$(jflags "$1" | sed 's/-XX:+UseCompactObjectHeaders/+coh/; s/-XX:AOTCache=[^ ]*/+aot/; s/\baot\b/+aot/; s/ //g')"; }
 # The trained caches: aot/JAVAS-INDEX-SERVICE.aot under WORK, made before the first round.

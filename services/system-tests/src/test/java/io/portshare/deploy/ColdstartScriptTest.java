@@ -44,6 +44,14 @@ class ColdstartScriptTest {
     }
   }
 
+  /** A JAVAS entry may name a major release instead of a binary; one that is not installed is refused. */
+  @Test
+  void aReleaseNotInstalledIsOneLineAndExitTwo(@TempDir Path emptyJvmDir) throws Exception {
+    ScriptRun.refused("coldstart: JAVAS names Java 25, and no JDK 25 or later is installed under " + emptyJvmDir,
+        Map.of("JAVAS", "java 25:aot", "PORTSHARE_JVM_DIR", emptyJvmDir.toString()), ScriptRun.script("bench.sh"),
+        "coldstart");
+  }
+
   private static String line(List<String> lines, String startPattern) {
     return lines.stream().filter(l -> l.matches(startPattern + ".*")).findFirst()
         .orElseThrow(() -> new AssertionError("no line for " + startPattern + " in " + lines));

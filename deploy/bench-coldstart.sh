@@ -12,10 +12,18 @@
 # bench-results/coldstart-<time>.txt), the command in its first line.
 #
 #   deploy/bench.sh coldstart                    # runs deploy/bench-coldstart.sh, which takes no arguments
-#   JAVAS="java /opt/jdk-25/bin/java /opt/jdk-25/bin/java:-XX:+UseCompactObjectHeaders" WARMUPS="0 12s" deploy/bench.sh coldstart
-#   JAVAS="/opt/jdk-25/bin/java /opt/jdk-25/bin/java:-XX:AOTCache=aot/@SERVICE@.aot" deploy/bench.sh coldstart
+#   JAVAS="java 25 25:-XX:+UseCompactObjectHeaders" WARMUPS="0 12s" deploy/bench.sh coldstart
+#   JAVAS="java 25 25:aot" WARMUPS="0 12s" deploy/bench.sh coldstart
 #
-# Environment: ROUNDS, JAVAS (java binaries; default: java on PATH and Java 25+ if installed), WARMUPS (default
+# A JAVAS entry is a java binary, or a major release N for the newest installed JDK N or later
+# (deploy/java.sh), then optionally a colon and JVM flags separated by commas
+# (25:-XX:+UseCompactObjectHeaders,-Xshare:off, /opt/jdk-25/bin/java:-Xshare:off). The flag aot (Java 25 or later)
+# is an ahead-of-time cache this run trains first, per service, with that java and the jar it
+# measures (deploy/aot-cache.sh: the runtime's 12 s warm-up, then SIGTERM); a given cache is
+# -XX:AOTCache=FILE, @SERVICE@ in FILE the service's short name (static, rpc). Either runs with
+# -XX:AOTMode=on, so a cache the JVM cannot use stops the run instead of measuring without it.
+#
+# Environment: ROUNDS, JAVAS (entries as above; default: java on PATH and 25 if installed), WARMUPS (default
 # "12s"), JAVA_OPTS (service JVM flags), RATE, CONNS, INTERVALS, RPC_CONNS (rpcload connections,
 # 32), IDLE_CONNS, PORT (18740; admin PORT+1), OUT, STATIC_JAR and RPC_JAR (the service jars). Each run uses its own 127.0.0.x destination (TIME_WAIT).
 # Needs httperf, nginx, gcc. Hold the machine's benchmark lock around it on a shared machine.
@@ -29,8 +37,7 @@ portshare_help "$@"
 . deploy/java.sh
 ROUNDS=${ROUNDS:-3}
 # By default the runtime the services use (java on PATH) against Java 25 or later where installed.
-j25=$(portshare_java_home_of 25 || true)
-JAVAS=${JAVAS:-java${j25:+ $j25/bin/java}}
+JAVAS=${JAVAS:-java$(portshare_java_home_of 25 >/dev/null && echo " 25")}
 WARMUPS=${WARMUPS:-12s}
 JAVA_OPTS=${JAVA_OPTS:--XX:+ExitOnOutOfMemoryError}
 RATE=${RATE:-4000}
@@ -49,6 +56,13 @@ PEERS=bench/peers/c-echo
 for tool in httperf gcc; do
   command -v "$tool" >/dev/null || { echo "coldstart: $tool is needed" >&2; exit 2; }
 done
+for j in $JAVAS; do
+  case "${j%%:*}" in
+    *[!0-9]*) ;;
+    *) portshare_java_home_of "${j%%:*}" >/dev/null || { echo "coldstart: JAVAS names Java ${j%%:*}, and no JDK" \
+         "${j%%:*} or later is installed under ${PORTSHARE_JVM_DIR:-/usr/lib/jvm}" >&2; exit 2; } ;;
+  esac
+done
 [ -x "$NGINX" ] || { echo "coldstart: nginx is needed" >&2; exit 2; }
 if [ ! -f "$STATIC_JAR" ] || [ ! -f "$RPC_JAR" ]; then
   portshare_need_jars static-server rpc-server
@@ -66,24 +80,49 @@ trap cleanup EXIT
 mkdir -p "$WORK/site" "$WORK/tmp" "$(dirname "$OUT")"
 unzip -q -o -j "$STATIC_JAR" 'io/portshare/statics/demo/index.html' -d "$WORK/site"
 
-echo "# command: ROUNDS=$ROUNDS JAVAS=\"$JAVAS\" WARMUPS=\"$WARMUPS\" RATE=$RATE CONNS=$CONNS INTERVALS=$INTERVALS RPC_CONNS=$RPC_CONNS deploy/bench.sh coldstart  ($(date -u +%FT%TZ), $(nproc) CPUs, $(uname -r))" >"$OUT"
+commit="$(git rev-parse HEAD 2>/dev/null)" || commit="unknown (not a git checkout)"
+[ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || commit="$commit (with uncommitted changes)"
+{
+  echo "# command: ROUNDS=$ROUNDS JAVAS=\"$JAVAS\" WARMUPS=\"$WARMUPS\" RATE=$RATE CONNS=$CONNS INTERVALS=$INTERVALS RPC_CONNS=$RPC_CONNS deploy/bench.sh coldstart  ($(date -u +%FT%TZ), $(nproc) CPUs, $(uname -r))"
+  echo "# commit: $commit"
+  echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$OUT"
 echo "# target runtime warmup round ready_s answered errors conn_per_s warm_answered | first2s warm ratio full_speed_s rss_per_idle_conn_bytes" >>"$OUT"
 
 next_host=10
 host() { next_host=$((next_host + 1)); HOST=127.0.0.$next_host; }
 now() { date +%s.%N; }
-# A JAVAS entry is a java binary, optionally with JVM flags after a colon: /path/bin/java:-XX:+UseCompactObjectHeaders
-jbin() { echo "${1%%:*}"; }
-jflags() { case "$1" in *:*) echo "${1#*:}" ;; esac; }
-jlabel() { echo "$("$(jbin "$1")" -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/java\1/p')$(jflags "$1" | sed 's/-XX:+UseCompactObjectHeaders/+coh/; s/-XX:AOTCache=[^ ]*/+aot/; s/ //g')"; }
+# A JAVAS entry: a java binary, then a colon and comma-separated flags (see the header).
+jbin() {
+  local bin="${1%%:*}"
+  case "$bin" in
+    *[!0-9]*) echo "$bin" ;;
+    *) echo "$(portshare_java_home_of "$bin")/bin/java" ;;
+  esac
+}
+jflags() { case "$1" in *:*) echo "${1#*:}" | tr ',' ' ' ;; esac; }
+jlabel() { echo "$("$(jbin "$1")" -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/java\1/p')$(jflags "$1" | sed 's/-XX:+UseCompactObjectHeaders/+coh/; s/-XX:AOTCache=[^ ]*/+aot/; s/\baot\b/+aot/; s/ //g')"; }
+# The trained caches: aot/JAVAS-INDEX-SERVICE.aot under WORK, made before the first round.
+aot_file() { # entry service
+  local i=0 e
+  for e in $JAVAS; do
+    [ "$e" = "$1" ] && break
+    i=$((i + 1))
+  done
+  echo "$WORK/aot/$i-$2.aot"
+}
 
 # Starts a service jar and waits for /health/ready; READY: seconds from launch to ready.
 start_java() { # java warmup jar host
   local t0 flags
   t0=$(now)
   # @SERVICE@ in a runtime's flags: the service's short name, e.g. -XX:AOTCache=caches/@SERVICE@.aot
+  local service
+  service=$(basename "$3" .jar | sed 's/^portshare-//; s/-server$//')
   flags=$(jflags "$1")
-  flags=${flags//@SERVICE@/$(basename "$3" .jar | sed 's/^portshare-//; s/-server$//')}
+  flags=${flags//@SERVICE@/$service}
+  flags=$(echo " $flags " | sed "s| aot | -XX:AOTCache=$(aot_file "$1" "$service") |")
+  case "$flags" in *-XX:AOTCache=*) flags="$flags -XX:AOTMode=on" ;; esac
   # shellcheck disable=SC2086
   "$(jbin "$1")" $JAVA_OPTS $flags -jar "$3" --host "$4" --port "$PORT" --admin-port "$ADMIN_PORT" --warmup "$2" >"$WORK/server.log" 2>&1 &
   SERVER_PID=$!
@@ -188,8 +227,15 @@ run_nginx() { # round
   local h t0 s w
   host
   h=$HOST
-  sed -e "s|@WORKERS@|$(nproc)|; s|@RUN@|$WORK|g; s|@ROOT@|$WORK/site|; s|listen @PORT@|listen $h:$PORT|; s|@SENDFILE@|on|" \
-    bench/peers/nginx-static.conf.template >"$WORK/nginx.conf"
+  sed -e "s|@WORKERS@|$(nproc)|; s|@RUN@|$WORK|g; s|@ROOT@|$WORK/site|; s|listen @PORT@|listen $h:$PORT|" \
+    -e "s|@SENDFILE@|on|; s|@REUSEPORT@||" bench/peers/nginx-static.conf.template >"$WORK/nginx.conf"
+  # A placeholder the template gained and this script does not fill would make nginx refuse to
+  # start, seen only as nothing listening: say which, and nginx's own reason for anything else.
+  if grep -o '@[A-Z_]*@' "$WORK/nginx.conf" | sort -u | paste -sd' ' - | grep .; then
+    echo "coldstart: bench/peers/nginx-static.conf.template has placeholders this script does not fill (above)" >&2
+    exit 1
+  fi
+  "$NGINX" -t -q -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log" || exit 1
   t0=$(now)
   # The template runs nginx in the foreground (daemon off), as a child of this script.
   "$NGINX" -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log" >/dev/null 2>&1 &
@@ -224,6 +270,20 @@ run_echo() { # round
   echo "c-echo c - $1 $READY - - - - | $(rpc_runs "$h")" >>"$OUT"
   stop_server
 }
+
+# The caches this run trains (an entry with the flag aot), before any is measured.
+for j in $JAVAS; do
+  case " $(jflags "$j") " in
+    *" aot "*)
+      : >"$WORK/aot-training.txt"
+      for jar in "$STATIC_JAR" "$RPC_JAR"; do
+        service=$(basename "$jar" .jar | sed 's/^portshare-//; s/-server$//')
+        JAVA="$(jbin "$j")" deploy/aot-cache.sh "$jar" --port "$PORT" --out "$(aot_file "$j" "$service")" >/dev/null \
+          2>>"$WORK/aot-training.txt" || { cat "$WORK/aot-training.txt" >&2; exit 1; }
+      done
+      grep -h "ready in" "$WORK/aot-training.txt" | sed 's/^/# /' >>"$OUT" ;;
+  esac
+done
 
 for round in $(seq 1 "$ROUNDS"); do
   targets=()

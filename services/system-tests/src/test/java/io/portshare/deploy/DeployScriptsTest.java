@@ -9,7 +9,6 @@ import io.portshare.kit.HttpWire;
 import io.portshare.kit.RpcWire;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,8 +32,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class DeployScriptsTest {
 
-  private static final Duration SCRIPT_TIMEOUT = Duration.ofSeconds(30);
-
   /** Every script under deploy/, sourced libraries too: none is left out, and one that cannot run here fails. */
   static List<Path> scripts() throws IOException {
     try (Stream<Path> files = Files.list(Jars.ROOT.resolve("deploy"))) {
@@ -51,11 +48,11 @@ class DeployScriptsTest {
   void everyScriptAnswersHelpWithItsUsageOnStandardOutput(Path script) throws Exception {
     String name = script.getFileName().toString();
     for (String help : List.of("--help", "-h")) {
-      Result r = run(Map.of(), "bash", script.toString(), help);
-      assertThat(r.code).as("deploy/%s %s exit code; stderr: %s", name, help, r.err).isZero();
-      assertThat(r.err).as("deploy/%s %s on standard error", name, help).isEmpty();
-      assertThat(r.out).as("deploy/%s %s names its own command", name, help).contains("deploy/" + name);
-      assertThat(r.out.lines().count()).as("deploy/%s %s: lines of usage", name, help).isGreaterThan(2);
+      ScriptRun.Result r = run(Map.of(), "bash", script.toString(), help);
+      assertThat(r.code()).as("deploy/%s %s exit code; stderr: %s", name, help, r.err()).isZero();
+      assertThat(r.err()).as("deploy/%s %s on standard error", name, help).isEmpty();
+      assertThat(r.out()).as("deploy/%s %s names its own command", name, help).contains("deploy/" + name);
+      assertThat(r.out().lines().count()).as("deploy/%s %s: lines of usage", name, help).isGreaterThan(2);
     }
   }
 
@@ -129,57 +126,30 @@ class DeployScriptsTest {
   @Test
   void soakRunsItsScenariosOnTheJarItIsGiven(@TempDir Path elsewhere) throws Exception {
     Path jar = Files.copy(Jars.of("rpc-server"), elsewhere.resolve("my-echo.jar"));
-    Result byPath = run(Map.of("BUILD", "0"), "bash", script("soak.sh"), "--rpc-jar", jar.toString(),
+    ScriptRun.Result byPath = run(Map.of("BUILD", "0"), "bash", script("soak.sh"), "--rpc-jar", jar.toString(),
         "--scenarios", "sigterm-rpc", "--port-base", "0");
-    assertThat(byPath.code).as("%s%s", byPath.out, byPath.err).isZero();
-    assertThat(byPath.out).containsPattern("(?m)^sigterm-rpc +ok ");
+    assertThat(byPath.code()).as("%s%s", byPath.out(), byPath.err()).isZero();
+    assertThat(byPath.out()).containsPattern("(?m)^sigterm-rpc +ok ");
 
-    Result notRpc = run(Map.of("BUILD", "0"), "bash", script("soak.sh"), "--rpc-jar", "static-server",
+    ScriptRun.Result notRpc = run(Map.of("BUILD", "0"), "bash", script("soak.sh"), "--rpc-jar", "static-server",
         "--scenarios", "sigterm-rpc", "--port-base", "0");
-    assertThat(notRpc.code).as("%s%s", notRpc.out, notRpc.err).isEqualTo(1);
-    assertThat(notRpc.out).containsPattern("(?m)^sigterm-rpc +FAIL ");
+    assertThat(notRpc.code()).as("%s%s", notRpc.out(), notRpc.err()).isEqualTo(1);
+    assertThat(notRpc.out()).containsPattern("(?m)^sigterm-rpc +FAIL ");
   }
 
-  /** {@code args} are refused: exit 2, nothing on standard output, one line on standard error that starts so. */
   private static void refused(String firstWords, String... args) throws Exception {
-    String[] command = Stream.concat(Stream.of("bash"), Stream.of(args)).toArray(String[]::new);
-    // Relative paths are the caller's: run from the repository's top, as the docs' commands are.
-    Result r = run(Map.of("BUILD", "0"), command);
-    String what = String.join(" ", args);
-    assertThat(r.code).as("%s: exit code; stdout %s; stderr %s", what, r.out, r.err).isEqualTo(2);
-    assertThat(r.out).as("%s: standard output", what).isEmpty();
-    assertThat(r.err.lines().collect(Collectors.toList())).as("%s: standard error", what).hasSize(1)
-        .allMatch(l -> l.startsWith(firstWords), "starts with " + firstWords);
+    ScriptRun.refused(firstWords, Map.of(), args);
   }
 
   private static String script(String name) {
-    return Jars.ROOT.resolve("deploy").resolve(name).toString();
+    return ScriptRun.script(name);
   }
 
-  private record Result(int code, String out, String err) {}
-
-  /** Runs {@code command} from the repository's top, its standard output and error apart. */
-  private static Result run(Map<String, String> env, String... command) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(command).directory(Jars.ROOT.toFile());
-    pb.environment().putAll(env);
-    Process p = pb.start();
-    p.getOutputStream().close();
-    CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
-    CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-    boolean done = p.waitFor(SCRIPT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    if (!done) {
-      p.descendants().forEach(ProcessHandle::destroyForcibly);
-      p.destroyForcibly();
-    }
-    assertThat(done).as("%s finished within %s", String.join(" ", command), SCRIPT_TIMEOUT).isTrue();
-    return new Result(p.exitValue(), out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS));
+  private static ScriptRun.Result run(Map<String, String> env, String... command) throws Exception {
+    return ScriptRun.run(env, command);
   }
 
   private static String read(InputStream in) {
-    try {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ScriptRun.read(in);
   }
 }

@@ -25,7 +25,7 @@
 #
 # Environment: ROUNDS, JAVAS (entries as above; default: java on PATH and 25 if installed), WARMUPS (default
 # "12s"), JAVA_OPTS (service JVM flags), RATE, CONNS, INTERVALS, RPC_CONNS (rpcload connections,
-# 32), IDLE_CONNS, PORT (18740; admin PORT+1), OUT, STATIC_JAR and RPC_JAR (the service jars). Each run uses its own 127.0.0.x destination (TIME_WAIT).
+# 32), PORT (18740; admin PORT+1), OUT, STATIC_JAR and RPC_JAR (the service jars). Each run uses its own 127.0.0.x destination (TIME_WAIT).
 # Needs httperf, nginx, gcc. Hold the machine's benchmark lock around it on a shared machine.
 set -euo pipefail
 
@@ -44,7 +44,6 @@ RATE=${RATE:-4000}
 CONNS=${CONNS:-10000}
 INTERVALS=${INTERVALS:-8}
 RPC_CONNS=${RPC_CONNS:-32}
-IDLE_CONNS=${IDLE_CONNS:-5000}
 PORT=${PORT:-18740}
 ADMIN_PORT=$((PORT + 1))
 OUT=${OUT:-bench-results/coldstart-$(date -u +%Y%m%dT%H%M%SZ).txt}
@@ -87,7 +86,7 @@ commit="$(git rev-parse HEAD 2>/dev/null)" || commit="unknown (not a git checkou
   echo "# commit: $commit"
   echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$OUT"
-echo "# target runtime warmup round ready_s answered errors conn_per_s warm_answered | first2s warm ratio full_speed_s rss_per_idle_conn_bytes" >>"$OUT"
+echo "# target runtime warmup round ready_s answered errors conn_per_s warm_answered | first2s warm ratio full_speed_s" >>"$OUT"
 
 next_host=10
 host() { next_host=$((next_host + 1)); HOST=127.0.0.$next_host; }
@@ -193,24 +192,6 @@ rpc_runs() { # host -> "first2s warm ratio full_speed_s"
       printf "%d %d %.2f %d", r[1], warm, r[1] / warm, full }'
 }
 
-# Bytes of server RSS per idle connection: IDLE_CONNS connections opened and left idle, warm server.
-idle_rss() { # host
-  local before after
-  before=$(awk '/^VmRSS:/ { print $2 }' "/proc/$SERVER_PID/status")
-  python3 -c "
-import socket, sys, time
-held = [socket.create_connection(('$1', $PORT)) for _ in range($IDLE_CONNS)]
-open('$WORK/idle.ready', 'w').close()
-time.sleep(30)" &
-  local holder=$!
-  for _ in $(seq 1 300); do [ -f "$WORK/idle.ready" ] && break; sleep 0.1; done
-  sleep 2
-  after=$(awk '/^VmRSS:/ { print $2 }' "/proc/$SERVER_PID/status")
-  kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null || true
-  rm -f "$WORK/idle.ready"
-  echo $(( (after - before) * 1024 / IDLE_CONNS ))
-}
-
 run_static() { # java warmup round
   local h s w
   host
@@ -254,7 +235,7 @@ run_rpc() { # java warmup round
   start_java "$1" "$2" "$RPC_JAR" "$h"
   local runs
   runs=$(rpc_runs "$h")
-  echo "rpc-server $(jlabel "$1") $2 $3 $READY - - - - | $runs $(idle_rss "$h")" >>"$OUT"
+  echo "rpc-server $(jlabel "$1") $2 $3 $READY - - - - | $runs" >>"$OUT"
   grep -h "ready in" "$WORK/server.log" | sed 's/^/#   /' >>"$OUT" || true
   stop_server
 }
@@ -327,15 +308,13 @@ summary=$(grep -v '^#' "$OUT" | awk '
     else if ($6 != "-") { ans[k] = ans[k] " " $6; err[k] = err[k] " " $7; rate[k] = rate[k] " " $8 }
     if ($9 == "killed") wkilled[k]++
     else if ($6 != "-") warm[k] = warm[k] " " $9
-    if ($10 == "|") { f[k] = f[k] " " $11; w2[k] = w2[k] " " $12; r[k] = r[k] " " $13; fs[k] = fs[k] " " $14 }
-    if ($15 != "") rss[k] = rss[k] " " $15 }
+    if ($10 == "|") { f[k] = f[k] " " $11; w2[k] = w2[k] " " $12; r[k] = r[k] " " $13; fs[k] = fs[k] " " $14 } }
   END { for (k in keys) {
       line = sprintf("%-32s ready %5.2f s (%s)", k, med(ready[k]), span(ready[k]))
       if (ans[k] != "") line = line sprintf("  answered %5d of '"$CONNS"' (%s), errors %d, %d conn/s", med(ans[k]), span(ans[k]), med(err[k]), med(rate[k]))
       if (warm[k] != "") line = line sprintf("; warm storm %d", med(warm[k]))
       if (killed[k] + wkilled[k] > 0) line = line sprintf("; FAILED: %d first and %d warm storm(s) killed, kept out of the medians", killed[k], wkilled[k])
       if (f[k] != "") line = line sprintf("  first 2 s %6d trans/s, warm %6d, ratio %.2f (%s), full speed after %d s", med(f[k]), med(w2[k]), med(r[k]), span(r[k]), med(fs[k]))
-      if (rss[k] != "") line = line sprintf("; %d B RSS per idle connection", med(rss[k]))
       print line } }' | sort)
 {
   echo "# median of $ROUNDS fresh starts (min-max):"

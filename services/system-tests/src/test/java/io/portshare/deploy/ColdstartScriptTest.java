@@ -23,7 +23,7 @@ class ColdstartScriptTest {
   void oneRoundGivesEveryTargetItsLine(@TempDir Path dir) throws Exception {
     Path out = dir.resolve("coldstart.txt");
     Map<String, String> env = Map.of("BUILD", "0", "ROUNDS", "1", "JAVAS", "java", "WARMUPS", "0",
-        "RATE", "1000", "CONNS", "300", "INTERVALS", "3", "IDLE_CONNS", "50",
+        "RATE", "1000", "CONNS", "300", "INTERVALS", "3",
         "PORT", Integer.toString(FreePorts.block(2)), "OUT", out.toString());
     Jars.of("static-server");
     Jars.of("rpc-server");

@@ -47,6 +47,8 @@ RPC_CONNS=${RPC_CONNS:-32}
 PORT=${PORT:-18740}
 ADMIN_PORT=$((PORT + 1))
 OUT=${OUT:-bench-results/coldstart-$(date -u +%Y%m%dT%H%M%SZ).txt}
+# Jars given by the caller are named in the raw file's command line (a run of another build's jars).
+given_jars="${STATIC_JAR:+STATIC_JAR=$STATIC_JAR }${RPC_JAR:+RPC_JAR=$RPC_JAR }"
 STATIC_JAR=${STATIC_JAR:-$(portshare_jar static-server)}
 RPC_JAR=${RPC_JAR:-$(portshare_jar rpc-server)}
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
@@ -82,7 +84,7 @@ unzip -q -o -j "$STATIC_JAR" 'io/portshare/statics/demo/index.html' -d "$WORK/si
 commit="$(git rev-parse HEAD 2>/dev/null)" || commit="unknown (not a git checkout)"
 [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || commit="$commit (with uncommitted changes)"
 {
-  echo "# command: ROUNDS=$ROUNDS JAVAS=\"$JAVAS\" WARMUPS=\"$WARMUPS\" RATE=$RATE CONNS=$CONNS INTERVALS=$INTERVALS RPC_CONNS=$RPC_CONNS deploy/bench.sh coldstart  ($(date -u +%FT%TZ), $(nproc) CPUs, $(uname -r))"
+  echo "# command: ROUNDS=$ROUNDS JAVAS=\"$JAVAS\" WARMUPS=\"$WARMUPS\" RATE=$RATE CONNS=$CONNS INTERVALS=$INTERVALS RPC_CONNS=$RPC_CONNS ${given_jars}deploy/bench.sh coldstart  ($(date -u +%FT%TZ), $(nproc) CPUs, $(uname -r))"
   echo "# commit: $commit"
   echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$OUT"

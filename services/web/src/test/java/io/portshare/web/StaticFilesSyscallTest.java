@@ -22,14 +22,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What the kernel saw of StaticFiles on a Router, in a process of its own ({@link RouterVerticle#main})
- * under {@code strace -f -e trace=openat,close}: a large file (past memoryMax, so sent by sendfile) is
- * opened once, at its lookup, for all its answers, none of which closes it; the verticle's stop()
- * closes it, once.
+ * under {@code strace -f -e trace=openat,close,accept,accept4}: a large file (past memoryMax, so sent
+ * by sendfile) is opened once, at its lookup, for all its answers, none of which closes it; the
+ * verticle's stop() closes it, once. A descriptor's number is reused as soon as it is closed (the
+ * answers' own connections take freed numbers), so the file's descriptor is followed from its
+ * openat(2) to its close(2) and on until another call is given that number.
  */
 class StaticFilesSyscallTest {
 
   /** {@code 1234 openat(AT_FDCWD, "/x/big.bin", O_RDONLY) = 57}, possibly split in an unfinished and a resumed line. */
   private static final Pattern OPEN = Pattern.compile("^(\\d+)\\s+openat\\(AT_FDCWD, \"(.*?)\".*?(?:= (-?\\d+)|<unfinished \\.\\.\\.>)");
+  /** A call that gives a descriptor: openat or accept, whole or resumed, and the number it gave. */
+  private static final Pattern GIVES = Pattern.compile(
+      "^\\d+\\s+(?:<\\.\\.\\. )?(openat|accept4?)\\b.*= (\\d+)\\b");
 
   @TempDir
   Path tmp;
@@ -47,7 +52,8 @@ class StaticFilesSyscallTest {
     Path mark = tmp.toRealPath().resolve("undeployed");
     Path trace = tmp.resolve("trace");
 
-    Process p = new ProcessBuilder("strace", "-f", "--seccomp-bpf", "-e", "trace=openat,close", "-e", "signal=none",
+    Process p = new ProcessBuilder("strace", "-f", "--seccomp-bpf", "-e", "trace=openat,close,accept,accept4", "-e",
+        "signal=none",
         "-o", trace.toString(), Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
         "-cp", System.getProperty("java.class.path"), RouterVerticle.class.getName(), root.toString(), mark.toString())
         .redirectErrorStream(true).start();
@@ -72,9 +78,40 @@ class StaticFilesSyscallTest {
     assertThat(opens).as("openat(2) of big.bin for three answers; trace:\n%s", String.join("\n", lines)).hasSize(1);
     int open = opens.get(0);
     String fd = descriptor(lines, open);
-    long closes = lines.subList(open + 1, end).stream().filter(l -> l.matches("^\\d+\\s+close\\(" + fd + "\\b.*")).count();
-    assertThat(closes).as("close(%s) of big.bin from its opening to the end of the undeploy; trace:\n%s", fd,
-        String.join("\n", lines)).isEqualTo(1);
+    String all = String.join("\n", lines);
+    int closed = next(lines, open + 1, l -> isClose(l, fd));
+    assertThat(closed).as("close(%s) of big.bin before the end of the undeploy; trace:\n%s", fd, all)
+        .isBetween(open + 1, end - 1);
+    // The second and third answers each came on a connection of their own, accepted while the file stayed open.
+    long accepted = lines.subList(open + 1, closed).stream().map(GIVES::matcher)
+        .filter(m -> m.find() && m.group(1).startsWith("accept")).count();
+    assertThat(accepted).as("connections accepted while big.bin (%s) was open; trace:\n%s", fd, all)
+        .isGreaterThanOrEqualTo(2);
+    // Closed once: no second close(fd) before a call is given that number again.
+    int reused = next(lines, closed + 1, l -> gives(l, fd));
+    int again = next(lines, closed + 1, l -> isClose(l, fd));
+    assertThat(again == -1 || (reused != -1 && reused < again))
+        .as("close(%s) again at line %d, before anything was given %s (line %d); trace:\n%s", fd, again, fd, reused,
+            all).isTrue();
+  }
+
+  /** The index of the first line from {@code from} that {@code test} accepts, or -1. */
+  private static int next(List<String> lines, int from, java.util.function.Predicate<String> test) {
+    for (int i = from; i < lines.size(); i++) {
+      if (test.test(lines.get(i))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean isClose(String line, String fd) {
+    return line.matches("^\\d+\\s+close\\(" + fd + "\\b.*");
+  }
+
+  private static boolean gives(String line, String fd) {
+    Matcher m = GIVES.matcher(line);
+    return m.find() && m.group(2).equals(fd);
   }
 
   /** Reads the process's output up to its {@code port N} line. */

@@ -87,20 +87,13 @@ start() {
   "$java" $1 -jar "$jar" --host 127.0.0.1 --port "$port" --admin-port $((port + 1)) --warmup "$3" \
     "${flags[@]}" >"$2" 2>&1 &
   pid=$!
-  for _ in $(seq 1 1200); do
-    if curl -fs -o /dev/null "http://127.0.0.1:$((port + 1))/health/ready"; then
-      return 0
-    fi
-    if ! kill -0 "$pid" 2>/dev/null; then
-      echo "aot-cache: $name stopped before ready; its last lines:" >&2
-      tail -5 "$2" >&2
-      pid=""
-      exit 1
-    fi
-    sleep 0.1
-  done
-  echo "aot-cache: $name not ready in 120 s" >&2
-  exit 1
+  local ready=0
+  portshare_await_ready $((port + 1)) "$pid" 120 || ready=$?
+  case "$ready" in
+    0) ;;
+    1) echo "aot-cache: $name stopped before ready; its last lines:" >&2; tail -5 "$2" >&2; pid=""; exit 1 ;;
+    *) echo "aot-cache: $name not ready in 120 s" >&2; exit 1 ;;
+  esac
 }
 
 # Stops it with SIGTERM (the drain), waiting up to $1 seconds: the training JVM writes the cache here.

@@ -81,12 +81,10 @@ trap cleanup EXIT
 mkdir -p "$WORK/site" "$WORK/tmp" "$(dirname "$OUT")"
 unzip -q -o -j "$STATIC_JAR" 'io/portshare/statics/demo/index.html' -d "$WORK/site"
 
-commit="$(git rev-parse HEAD 2>/dev/null)" || commit="unknown (not a git checkout)"
-[ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || commit="$commit (with uncommitted changes)"
 {
   echo "# command: ROUNDS=$ROUNDS JAVAS=\"$JAVAS\" WARMUPS=\"$WARMUPS\" RATE=$RATE CONNS=$CONNS INTERVALS=$INTERVALS RPC_CONNS=$RPC_CONNS ${given_jars}deploy/bench.sh coldstart  ($(date -u +%FT%TZ), $(nproc) CPUs, $(uname -r))"
-  echo "# commit: $commit"
-  echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# commit: $(portshare_record_commit)"
+  echo "# load average at start: $(portshare_load)"
 } >"$OUT"
 echo "# target runtime warmup round ready_s answered errors conn_per_s warm_answered | first2s warm ratio full_speed_s" >>"$OUT"
 
@@ -127,16 +125,13 @@ start_java() { # java warmup jar host
   # shellcheck disable=SC2086
   "$(jbin "$1")" $JAVA_OPTS $flags -jar "$3" --host "$4" --port "$PORT" --admin-port "$ADMIN_PORT" --warmup "$2" >"$WORK/server.log" 2>&1 &
   SERVER_PID=$!
-  for _ in $(seq 1 1200); do
-    if curl -fs -o /dev/null "http://$4:$ADMIN_PORT/health/ready"; then
-      READY=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
-      return
-    fi
-    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.log" >&2; exit 1; }
-    sleep 0.05
-  done
-  echo "coldstart: not ready in 60 s" >&2
-  exit 1
+  local ready=0
+  portshare_admin_host=$4 portshare_await_ready "$ADMIN_PORT" "$SERVER_PID" 60 || ready=$?
+  case "$ready" in
+    0) READY=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }') ;;
+    1) cat "$WORK/server.log" >&2; exit 1 ;;
+    *) echo "coldstart: not ready in 60 s" >&2; exit 1 ;;
+  esac
 }
 
 stop_server() {

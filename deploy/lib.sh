@@ -18,6 +18,12 @@
 #                               lines under the first) on standard output, and exit 0
 #   portshare_given FLAG ARG... succeeds when the ARGs give FLAG (as FLAG or FLAG=VALUE): a default
 #                               from the environment goes in only for a flag the caller left out
+#   portshare_record_commit     prints the commit a raw file records: this checkout's full hash,
+#                               "(with uncommitted changes)" after it when tracked files differ
+#   portshare_load              prints the load averages (1, 5, 15 min), for "# load average at start:"
+#   portshare_await_ready PORT PID SECONDS
+#                               waits until the admin port on 127.0.0.1 (or $portshare_admin_host)
+#                               says ready: status 0; 1 when PID ended first, 2 when SECONDS passed
 portshare_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 portshare_jar() {
@@ -172,3 +178,25 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   echo "lib.sh: sourced by the deploy scripts (. deploy/lib.sh), not run; deploy/lib.sh --help says what it defines" >&2
   exit 2
 fi
+
+portshare_record_commit() {
+  local commit
+  commit="$(git -C "$portshare_root" rev-parse HEAD 2>/dev/null)" || { echo "unknown (not a git checkout)"; return 0; }
+  [ -z "$(git -C "$portshare_root" status --porcelain --untracked-files=no 2>/dev/null)" ] \
+    || commit="$commit (with uncommitted changes)"
+  echo "$commit"
+}
+
+portshare_load() {
+  cut -d' ' -f1-3 /proc/loadavg
+}
+
+portshare_await_ready() {
+  local deadline=$((SECONDS + $3))
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    curl -fs -o /dev/null "http://${portshare_admin_host:-127.0.0.1}:$1/health/ready" && return 0
+    kill -0 "$2" 2>/dev/null || return 1
+    sleep 0.05
+  done
+  return 2
+}

@@ -82,13 +82,11 @@ mkdir -p "$(dirname "$out")"
 # The header the figures checker reads (command, commit, load average at start), as
 # deploy/systemd-test.sh writes it; then uptime at start, the scenarios' lines, the exit status and
 # uptime at end.
-commit="$(git -C "$root" rev-parse HEAD 2>/dev/null)" || commit="unknown (not a git checkout)"
-[ -z "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ] || commit="$commit (with uncommitted changes)"
 {
   echo "# command: deploy/soak.sh ${shown[*]}"
-  echo "# commit: $commit"
+  echo "# commit: $(portshare_record_commit)"
   echo "# machine: $(nproc) CPUs, Linux $(uname -r), $(id -u | sed 's/^0$/as root/;s/^[1-9][0-9]*$/not as root/')"
-  echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# load average at start: $(portshare_load)"
   echo "# then uptime and date at start, the scenarios' lines, the exit status, uptime and date at end"
   uptime
   date -u

@@ -55,14 +55,12 @@ mkdir -p "$work"
 rm -f "$work"/*.txt "$work"/*.out
 
 # The record: what ran, on which commit, on how loaded a machine; then this script's own lines.
-commit="$(git -C "$root" rev-parse HEAD 2>/dev/null)" || commit="unknown (not a git checkout)"
-[ -z "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ] || commit="$commit (with uncommitted changes)"
 {
   echo "# command: deploy/systemd-test.sh"
-  echo "# commit: $commit"
+  echo "# commit: $(portshare_record_commit)"
   echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "# machine: $(nproc) CPUs, Linux $(uname -r)"
-  echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# load average at start: $(portshare_load)"
   echo "# every line below is the script's own output"
 } > "$work/run.txt"
 exec > >(tee -a "$work/run.txt")

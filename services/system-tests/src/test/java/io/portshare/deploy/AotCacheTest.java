@@ -27,13 +27,13 @@ class AotCacheTest {
   @Test
   void badArgumentsAreOneLineAndExitTwo(@TempDir Path emptyJvmDir) throws Exception {
     String script = ScriptRun.script("aot-cache.sh");
-    ScriptRun.refused("aot-cache: unknown option \"--bogus\"", Map.of(), script, "rpc-server", "--bogus");
-    ScriptRun.refused("aot-cache: which SERVICE?", Map.of(), script);
-    ScriptRun.refused("aot-cache: one SERVICE, not \"rpc-server\" and \"static-server\"", Map.of(), script,
+    ScriptRun.refused("aot-cache: unknown option \"--bogus\"", script, "rpc-server", "--bogus");
+    ScriptRun.refused("aot-cache: which SERVICE?", script);
+    ScriptRun.refused("aot-cache: one SERVICE, not \"rpc-server\" and \"static-server\"", script,
         "rpc-server", "static-server");
-    ScriptRun.refused("aot-cache: --port must be a port from 1 to 65534 (it is '0'", Map.of(), script,
+    ScriptRun.refused("aot-cache: --port must be a port from 1 to 65534 (it is '0'", script,
         "rpc-server", "--port", "0");
-    ScriptRun.refused("aot-cache: --warmup must be a duration such as 12s or 500ms (it is 'soon')", Map.of(), script,
+    ScriptRun.refused("aot-cache: --warmup must be a duration such as 12s or 500ms (it is 'soon')", script,
         "rpc-server", "--warmup", "soon");
     ScriptRun.refused("aot-cache: needs Java 25 or later, and none is installed under " + emptyJvmDir,
         Map.of("PORTSHARE_JVM_DIR", emptyJvmDir.toString()), script, "rpc-server");
@@ -55,7 +55,7 @@ class AotCacheTest {
     String java25 = ScriptRun.java25Home();
     if (java25 == null) {
       System.out.println("AotCacheTest: no Java 25 or later installed: the script's refusal is what runs here");
-      ScriptRun.refused("aot-cache: needs Java 25 or later, and none is installed under", Map.of(),
+      ScriptRun.refused("aot-cache: needs Java 25 or later, and none is installed under",
           ScriptRun.script("aot-cache.sh"), "rpc-server");
       return;
     }

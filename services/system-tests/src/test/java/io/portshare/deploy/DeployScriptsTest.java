@@ -1,6 +1,10 @@
 package io.portshare.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.portshare.deploy.ScriptRun.read;
+import static io.portshare.deploy.ScriptRun.refused;
+import static io.portshare.deploy.ScriptRun.run;
+import static io.portshare.deploy.ScriptRun.script;
 import static org.awaitility.Awaitility.await;
 
 import io.portshare.kit.AdminPort;
@@ -8,7 +12,6 @@ import io.portshare.kit.FreePorts;
 import io.portshare.kit.HttpWire;
 import io.portshare.kit.RpcWire;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -135,21 +138,5 @@ class DeployScriptsTest {
         "--scenarios", "sigterm-rpc", "--port-base", "0");
     assertThat(notRpc.code()).as("%s%s", notRpc.out(), notRpc.err()).isEqualTo(1);
     assertThat(notRpc.out()).containsPattern("(?m)^sigterm-rpc +FAIL ");
-  }
-
-  private static void refused(String firstWords, String... args) throws Exception {
-    ScriptRun.refused(firstWords, Map.of(), args);
-  }
-
-  private static String script(String name) {
-    return ScriptRun.script(name);
-  }
-
-  private static ScriptRun.Result run(Map<String, String> env, String... command) throws Exception {
-    return ScriptRun.run(env, command);
-  }
-
-  private static String read(InputStream in) {
-    return ScriptRun.read(in);
   }
 }

@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -47,10 +48,15 @@ final class ScriptRun {
     return new Result(p.exitValue(), out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS));
   }
 
+  /** {@code args} are refused, with only {@code BUILD=0} in the environment: see the overload. */
+  static void refused(String firstWords, String... args) throws Exception {
+    refused(firstWords, Map.of(), args);
+  }
+
   /** {@code args} are refused: exit 2, nothing on standard output, one line on standard error that starts so. */
   static void refused(String firstWords, Map<String, String> env, String... args) throws Exception {
     String[] command = Stream.concat(Stream.of("bash"), Stream.of(args)).toArray(String[]::new);
-    Map<String, String> withBuild = new java.util.HashMap<>(env);
+    Map<String, String> withBuild = new HashMap<>(env);
     withBuild.putIfAbsent("BUILD", "0");
     Result r = run(withBuild, command);
     String what = String.join(" ", args);

@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -96,7 +97,7 @@ class StaticFilesSyscallTest {
   }
 
   /** The index of the first line from {@code from} that {@code test} accepts, or -1. */
-  private static int next(List<String> lines, int from, java.util.function.Predicate<String> test) {
+  private static int next(List<String> lines, int from, Predicate<String> test) {
     for (int i = from; i < lines.size(); i++) {
       if (test.test(lines.get(i))) {
         return i;
